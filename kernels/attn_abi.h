@@ -39,3 +39,7 @@ typedef struct AttnParams {
 // parameters the kernel does not support (the caller reports it; nothing is launched).
 ATTN_EXPORT int attn_fwd(const AttnParams* p, cudaStream_t stream);
 ATTN_EXPORT int attn_abi_version(void);
+// Dynamic shared memory (bytes) one block of the kernel requests for this head dim and dtype,
+// 0 when it uses only static shared memory. A host function: the build gate calls it with no
+// GPU present to check the spec's shared-memory limit.
+ATTN_EXPORT int attn_smem_bytes(int head_dim, int dtype);

@@ -1,0 +1,1 @@
+"""Compiling a phase and reading what the compiler made of it."""

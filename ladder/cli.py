@@ -1,0 +1,88 @@
+"""Command line: python -m ladder {list,run,evidence,check-evidence,report,controls,calibrate}."""
+import argparse
+import sys
+
+from .errors import LadderError
+from .layout import find_phase, phase_dirs
+from .spec import GATES, load_spec
+
+
+def _phase(name):
+    d = find_phase(name)
+    if d is None:
+        known = ", ".join(p.name for p in phase_dirs())
+        raise LadderError(f"no phase named {name!r} under phases/ (have: {known})")
+    return d
+
+
+def cmd_list(args):
+    for d in phase_dirs():
+        print(f"{d.name}: {load_spec(d).data['description']}")
+    return 0
+
+
+def cmd_run(args):
+    from . import ladder
+    spec = load_spec(_phase(args.phase))
+    return ladder.exit_code(ladder.run(spec, gates=args.gate))
+
+
+def cmd_evidence(args):
+    from . import ladder
+    specs = [load_spec(d) for d in phase_dirs()]  # every spec validates before anything runs
+    worst = 0
+    for spec in specs:
+        worst = max(worst, ladder.exit_code(ladder.run(spec)))
+    if not args.no_report:
+        from . import report
+        report.write_all()
+    return worst
+
+
+def cmd_check(args):
+    from . import check
+    return check.main(strict=args.strict)
+
+
+def cmd_report(args):
+    from . import report
+    report.write_all()
+    return 0
+
+
+def cmd_controls(args):
+    from . import controls
+    return controls.main(only=args.only, build_only=args.build_only)
+
+
+def cmd_calibrate(args):
+    from . import calibration
+    return calibration.main()
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python -m ladder", description=__doc__)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    sub.add_parser("list", help="list the phases").set_defaults(fn=cmd_list)
+    r = sub.add_parser("run", help="run one phase's ladder")
+    r.add_argument("phase")
+    r.add_argument("--gate", action="append", choices=GATES, help="run only this gate (repeatable)")
+    r.set_defaults(fn=cmd_run)
+    e = sub.add_parser("evidence", help="run every phase's ladder, then render the report")
+    e.add_argument("--no-report", action="store_true")
+    e.set_defaults(fn=cmd_evidence)
+    c = sub.add_parser("check-evidence", help="validate evidence, recompute statistics, list stale")
+    c.add_argument("--strict", action="store_true", help="also fail when evidence is stale")
+    c.set_defaults(fn=cmd_check)
+    sub.add_parser("report", help="render evidence/README.md and the README phase table").set_defaults(fn=cmd_report)
+    k = sub.add_parser("controls", help="run the negative controls and tabulate what rejected them")
+    k.add_argument("--only", action="append", help="run only this control (repeatable)")
+    k.add_argument("--build-only", action="store_true", help="only the controls the build gate must reject")
+    k.set_defaults(fn=cmd_controls)
+    sub.add_parser("calibrate", help="calibrate the verdict statistics on phase_a").set_defaults(fn=cmd_calibrate)
+    args = p.parse_args(argv)
+    try:
+        return args.fn(args)
+    except LadderError as e:
+        print(f"ladder: error: {e}", file=sys.stderr)
+        return 2

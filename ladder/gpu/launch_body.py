@@ -1,0 +1,27 @@
+"""Child side of the launch gate: every launch shape once, synchronised, errors caught."""
+import time
+
+import torch
+
+from ..spec import load_spec
+from .abi import Kernel
+from .inputs import make_qkv, poisoned_like, poisoned_lse
+
+
+def run(job):
+    spec = load_spec(job["spec_dir"])
+    kernel = Kernel(job["lib"])
+    rows = []
+    for i, shape in enumerate(spec.section("launch")["shapes"]):
+        q, k, v = make_qkv(shape, seed=1000 + i)
+        o, lse = poisoned_like(q), poisoned_lse(q)
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        try:
+            kernel(q, k, v, o, lse, causal=shape["causal"])
+            torch.cuda.synchronize()
+        except Exception as e:  # a fault leaves the context unusable: stop here, report it
+            rows.append({"shape": shape, "ok": False, "error": f"{type(e).__name__}: {e}".strip()})
+            break
+        rows.append({"shape": shape, "ok": True, "wall_ms": round((time.perf_counter() - t0) * 1e3, 3)})
+    return {"shapes": rows}

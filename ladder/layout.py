@@ -46,5 +46,8 @@ def evidence_dir(device, spec_dir):
 
 
 def build_dir(spec_dir, config):
-    kind = "controls" if is_control(spec_dir) else "phases"
-    return BUILD / kind / Path(spec_dir).name / config
+    spec_dir = Path(spec_dir).resolve()
+    if spec_dir.parent == PHASES.resolve() or spec_dir.parent == CONTROLS.resolve():
+        kind = "controls" if is_control(spec_dir) else "phases"
+        return BUILD / kind / spec_dir.name / config
+    return spec_dir / ".build" / config  # a phase folder outside this checkout (tests' copies)

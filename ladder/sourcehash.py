@@ -10,6 +10,9 @@ from .layout import KERNELS, ROOT
 def source_files(spec):
     files = {spec.kernel, spec.path}
     files.update(p for p in KERNELS.rglob("*") if p.is_file())
+    # Headers a kernel includes from its own folder, or from a shared _common/ beside it.
+    for d in (spec.dir, spec.dir.parent / "_common"):
+        files.update(p for ext in ("*.cu", "*.cuh", "*.h") for p in d.glob(ext))
     perf = spec.data["performance"]
     others = {perf["workloads_from"]} | {t["vs"] for t in perf["targets"]}
     for name in sorted(o for o in others if o):

@@ -1,0 +1,288 @@
+// The one CORRECT attention forward every negative control is built from. A control #defines a
+// few of the DEFECT HOOKS below, then #includes this file; with no hook defined this file is a
+// complete, correct kernel.cu (fp16/bf16, D = 64/128, any B/H/S_q/S_k, causal top-left as torch's
+// is_causal, lse when non-null, any batch/head/row strides with unit D stride, 16-byte aligned rows).
+//
+// Method. A block owns kBlockM = 16 query rows (4 warps x 4 rows). Q is staged once in shared memory
+// as fp32, pre-multiplied by scale * log2(e) so scores come out in log2 units. K and V stream
+// through shared memory in tiles of 32 keys, staged cooperatively by the whole block. For Q.K^T
+// lane j owns key j of the tile; for P.V a lane owns output columns lane + 32c and takes each p_j
+// from lane j by shuffle. Online softmax in fp32 (base 2), normalised once at the end.
+//
+// Defect hooks (defaults in parentheses are the correct behaviour):
+//   CONTROL_ACC_T                       storage type of the P.V accumulator (float)
+//   CONTROL_SCALE(p)                    the softmax scale used ((p).softmax_scale)
+//   CONTROL_IS_CAUSAL(p)                whether the causal mask applies ((p).causal != 0)
+//   CONTROL_KEY_LIMIT(p)                keys [0, limit) are attended to ((p).S_k)
+//   CONTROL_TILE_BARRIER()              barrier before a K/V tile is overwritten (__syncthreads())
+//   CONTROL_LOAD_ADDR(ptr)              address of each 16-byte global load of q/k/v ((ptr))
+//   CONTROL_SKIP_BLOCK(p, b, h, q_head) true: the block returns at once, writing nothing (false)
+//   CONTROL_BLOCK_PROLOGUE(p, k_head)   a statement run by every thread first (nothing)
+//   CONTROL_OUT_VALUE(p, row, x)        the value stored for output element x of row `row` ((x))
+//   CONTROL_ROW_EPILOGUE(p, q_head, row, lane)  a statement after a row is written (nothing)
+//   CONTROL_MIN_BLOCKS                  __launch_bounds__ minimum blocks per SM (1)
+//   CONTROL_SMEM_BYTES(D)               dynamic shared memory requested and reported (the layout's)
+//   CONTROL_CUSTOM_ENTRY                defined: the control writes attn_fwd itself, using
+//                                       control::supported() and control::launch()
+// q_head / k_head are `const T*` at row 0 of the block's (b, h); T is __half or __nv_bfloat16.
+#pragma once
+#include <cstdint>
+#include "attn_common.cuh"
+
+#ifndef CONTROL_ACC_T
+#define CONTROL_ACC_T float
+#endif
+#ifndef CONTROL_SCALE
+#define CONTROL_SCALE(p) ((p).softmax_scale)
+#endif
+#ifndef CONTROL_IS_CAUSAL
+#define CONTROL_IS_CAUSAL(p) ((p).causal != 0)
+#endif
+#ifndef CONTROL_KEY_LIMIT
+#define CONTROL_KEY_LIMIT(p) ((p).S_k)
+#endif
+#ifndef CONTROL_TILE_BARRIER
+#define CONTROL_TILE_BARRIER() __syncthreads()
+#endif
+#ifndef CONTROL_LOAD_ADDR
+#define CONTROL_LOAD_ADDR(ptr) (ptr)
+#endif
+#ifndef CONTROL_SKIP_BLOCK
+#define CONTROL_SKIP_BLOCK(p, b, h, q_head) false
+#endif
+#ifndef CONTROL_BLOCK_PROLOGUE
+#define CONTROL_BLOCK_PROLOGUE(p, k_head) ((void)0)
+#endif
+#ifndef CONTROL_OUT_VALUE
+#define CONTROL_OUT_VALUE(p, row, x) (x)
+#endif
+#ifndef CONTROL_ROW_EPILOGUE
+#define CONTROL_ROW_EPILOGUE(p, q_head, row, lane) ((void)0)
+#endif
+#ifndef CONTROL_MIN_BLOCKS
+#define CONTROL_MIN_BLOCKS 1
+#endif
+#ifndef CONTROL_SMEM_BYTES
+#define CONTROL_SMEM_BYTES(D) (::control::Layout<D>::bytes)
+#endif
+
+namespace control {
+
+constexpr int kWarp = 32;
+constexpr int kWarps = 4;
+constexpr int kRowsPerWarp = 4;
+constexpr int kBlockM = kWarps * kRowsPerWarp;  // query rows per block
+constexpr int kTileN = kWarp;                   // keys per K/V tile: one per lane in Q.K^T
+constexpr int kThreads = kWarps * kWarp;
+constexpr float kLn2 = 0.6931471805599453f;
+
+// Shared memory in floats: the block's Q rows, one K tile, one V tile. K rows are padded by one
+// float so that lane j reading k[j][d] lands in bank (j + d) % 32.
+template <int D> struct Layout {
+  static constexpr int kRowK = D + 1;
+  static constexpr int q = 0;
+  static constexpr int k = q + kBlockM * D;
+  static constexpr int v = k + kTileN * kRowK;
+  static constexpr int bytes = (v + kTileN * D) * int(sizeof(float));
+};
+
+__device__ __forceinline__ float warp_max(float x) {
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1) x = fmaxf(x, __shfl_xor_sync(0xffffffffu, x, o));
+  return x;
+}
+
+__device__ __forceinline__ float warp_sum(float x) {
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffffu, x, o);
+  return x;
+}
+
+// The accumulator is read and written through these, so CONTROL_ACC_T only changes storage:
+// each update is computed in fp32 and rounded to the accumulator type.
+template <typename A> __device__ __forceinline__ float acc_get(A x) { return static_cast<float>(x); }
+template <typename A> __device__ __forceinline__ A acc_put(float x) { return static_cast<A>(x); }
+
+// Copies rows [row0, row0 + n_rows) of one head into shared memory as fp32 times `mul`, one
+// 16-byte vector (8 elements) per thread per step. Rows at or past `limit` become zeros, so a
+// ragged tail never carries garbage.
+template <typename T, int D>
+__device__ void stage_rows(float* dst, int dst_stride, const T* head, int64_t row_stride, int row0,
+                           int n_rows, int limit, float mul) {
+  constexpr int kVec = 8, kVecsPerRow = D / kVec;
+  for (int i = threadIdx.x; i < n_rows * kVecsPerRow; i += kThreads) {
+    const int r = i / kVecsPerRow, c = (i % kVecsPerRow) * kVec;
+    float x[kVec];
+    if (row0 + r < limit) {
+      const uint4 raw = *reinterpret_cast<const uint4*>(CONTROL_LOAD_ADDR(head + (row0 + r) * row_stride + c));
+      const T* e = reinterpret_cast<const T*>(&raw);
+#pragma unroll
+      for (int j = 0; j < kVec; ++j) x[j] = attn::to_float(e[j]) * mul;
+    } else {
+#pragma unroll
+      for (int j = 0; j < kVec; ++j) x[j] = 0.f;
+    }
+#pragma unroll
+    for (int j = 0; j < kVec; ++j) dst[r * dst_stride + c + j] = x[j];
+  }
+}
+
+template <typename T, int D>
+__global__ void __launch_bounds__(kThreads, CONTROL_MIN_BLOCKS) attention(const AttnParams p) {
+  using L = Layout<D>;
+  constexpr int kCols = D / kWarp;  // output columns per lane
+  extern __shared__ float smem[];
+  float* q_s = smem + L::q;
+  float* k_s = smem + L::k;
+  float* v_s = smem + L::v;
+
+  const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
+  const int b = blockIdx.z, h = blockIdx.y, m0 = blockIdx.x * kBlockM;
+  const T* q_head = static_cast<const T*>(p.q) + attn::row_offset(p.q_stride_b, p.q_stride_h, 0, b, h, 0);
+  const T* k_head = static_cast<const T*>(p.k) + attn::row_offset(p.k_stride_b, p.k_stride_h, 0, b, h, 0);
+  const T* v_head = static_cast<const T*>(p.v) + attn::row_offset(p.v_stride_b, p.v_stride_h, 0, b, h, 0);
+  T* o_head = static_cast<T*>(p.o) + attn::row_offset(p.o_stride_b, p.o_stride_h, 0, b, h, 0);
+
+  if (CONTROL_SKIP_BLOCK(p, b, h, q_head)) return;
+  CONTROL_BLOCK_PROLOGUE(p, k_head);
+
+  const bool causal = CONTROL_IS_CAUSAL(p);
+  const int n_keys = CONTROL_KEY_LIMIT(p);
+  // Causal (top-left): row i sees keys j <= i, so no row of this block sees a key past its last row.
+  const int key_end = causal ? min(n_keys, m0 + kBlockM) : n_keys;
+
+  // Scores in log2 units: s2 = q.k * scale * log2(e), so exp2(s2 - m2) is the softmax weight.
+  stage_rows<T, D>(q_s, D, q_head, p.q_stride_s, m0, kBlockM, p.S_q, CONTROL_SCALE(p) * attn::kLog2e);
+
+  const int wrow = warp * kRowsPerWarp;  // this warp's first row within the block
+  float m[kRowsPerWarp];                 // running max of s2 (-inf until a key was visible)
+  float l_part[kRowsPerWarp];            // this lane's share of the running sum of weights
+  CONTROL_ACC_T acc[kRowsPerWarp][kCols];
+#pragma unroll
+  for (int r = 0; r < kRowsPerWarp; ++r) {
+    m[r] = -INFINITY;
+    l_part[r] = 0.f;
+#pragma unroll
+    for (int c = 0; c < kCols; ++c) acc[r][c] = acc_put<CONTROL_ACC_T>(0.f);
+  }
+
+  for (int n0 = 0; n0 < key_end; n0 += kTileN) {
+    if (n0 > 0) CONTROL_TILE_BARRIER();  // every warp is done with the previous tile
+    stage_rows<T, D>(k_s, L::kRowK, k_head, p.k_stride_s, n0, kTileN, n_keys, 1.f);
+    stage_rows<T, D>(v_s, D, v_head, p.v_stride_s, n0, kTileN, n_keys, 1.f);
+    __syncthreads();  // the tile (and, on the first pass, Q) is complete for every warp
+
+    // S = Q K^T for this tile; lane owns key n0 + lane.
+    float s[kRowsPerWarp];
+#pragma unroll
+    for (int r = 0; r < kRowsPerWarp; ++r) s[r] = 0.f;
+    const float* k_row = k_s + lane * L::kRowK;
+#pragma unroll 4
+    for (int d = 0; d < D; d += 4) {
+      const float k0 = k_row[d], k1 = k_row[d + 1], k2 = k_row[d + 2], k3 = k_row[d + 3];
+#pragma unroll
+      for (int r = 0; r < kRowsPerWarp; ++r) {
+        const float4 qv = *reinterpret_cast<const float4*>(q_s + (wrow + r) * D + d);
+        s[r] = fmaf(qv.w, k3, fmaf(qv.z, k2, fmaf(qv.y, k1, fmaf(qv.x, k0, s[r]))));
+      }
+    }
+
+    // Online softmax: mask, new max, rescale what was accumulated so far.
+    const int key = n0 + lane;
+    float pr[kRowsPerWarp];
+#pragma unroll
+    for (int r = 0; r < kRowsPerWarp; ++r) {
+      const int row = m0 + wrow + r;
+      const bool visible = key < n_keys && (!causal || key <= row);
+      const float sr = visible ? s[r] : -INFINITY;
+      const float m_new = fmaxf(m[r], warp_max(sr));
+      // While no key of the row has been visible m_new is -inf: subtract 0 instead, so the
+      // weights and the rescale factor come out 0 rather than NaN (-inf - -inf).
+      const float m_ref = m_new == -INFINITY ? 0.f : m_new;
+      const float alpha = exp2f(m[r] - m_ref);
+      pr[r] = exp2f(sr - m_ref);
+      l_part[r] = l_part[r] * alpha + pr[r];
+      m[r] = m_new;
+#pragma unroll
+      for (int c = 0; c < kCols; ++c) acc[r][c] = acc_put<CONTROL_ACC_T>(acc_get(acc[r][c]) * alpha);
+    }
+
+    // O += P V; p_j comes from lane j.
+#pragma unroll 4
+    for (int j = 0; j < kTileN; ++j) {
+      float vj[kCols];
+#pragma unroll
+      for (int c = 0; c < kCols; ++c) vj[c] = v_s[j * D + c * kWarp + lane];
+#pragma unroll
+      for (int r = 0; r < kRowsPerWarp; ++r) {
+        const float pj = __shfl_sync(0xffffffffu, pr[r], j);
+#pragma unroll
+        for (int c = 0; c < kCols; ++c)
+          acc[r][c] = acc_put<CONTROL_ACC_T>(fmaf(pj, vj[c], acc_get(acc[r][c])));
+      }
+    }
+  }
+
+#pragma unroll
+  for (int r = 0; r < kRowsPerWarp; ++r) {
+    const int row = m0 + wrow + r;
+    const float l = warp_sum(l_part[r]);
+    if (row >= p.S_q) continue;  // the same for the whole warp
+    const float inv_l = 1.f / l;
+    T* o_row = o_head + row * p.o_stride_s;
+#pragma unroll
+    for (int c = 0; c < kCols; ++c)
+      o_row[c * kWarp + lane] = attn::from_float<T>(CONTROL_OUT_VALUE(p, row, acc_get(acc[r][c]) * inv_l));
+    // Natural-log log-sum-exp of the scaled scores: ln(2^m2 * l) = (m2 + log2 l) * ln 2.
+    if (p.lse != nullptr && lane == 0)
+      p.lse[(int64_t(b) * p.H + h) * p.S_q + row] = (m[r] + log2f(l)) * kLn2;
+    CONTROL_ROW_EPILOGUE(p, q_head, row, lane);
+  }
+}
+
+template <typename T, int D> int launch_typed(const AttnParams& p, cudaStream_t stream) {
+  const int smem = CONTROL_SMEM_BYTES(D);
+  if (smem > 48 * 1024) {  // above the default limit a kernel must opt in
+    const cudaError_t err =
+        cudaFuncSetAttribute(attention<T, D>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    if (err != cudaSuccess) return err;
+  }
+  const dim3 grid(attn::ceil_div(p.S_q, kBlockM), p.H, p.B);
+  attention<T, D><<<grid, kThreads, smem, stream>>>(p);
+  return cudaGetLastError();
+}
+
+// What this kernel supports: valid parameters, D 64 or 128, a grid that fits, and every row of
+// q, k and v 16-byte aligned (the staging loads are 16-byte vectors).
+inline bool supported(const AttnParams* p) {
+  if (!attn::params_are_valid(p) || (p->D != 64 && p->D != 128)) return false;
+  if (p->H > 65535 || p->B > 65535) return false;
+  const auto aligned = [](const void* ptr, int64_t sb, int64_t sh, int64_t ss) {
+    return reinterpret_cast<uintptr_t>(ptr) % 16 == 0 && sb % 8 == 0 && sh % 8 == 0 && ss % 8 == 0;
+  };
+  return aligned(p->q, p->q_stride_b, p->q_stride_h, p->q_stride_s) &&
+         aligned(p->k, p->k_stride_b, p->k_stride_h, p->k_stride_s) &&
+         aligned(p->v, p->v_stride_b, p->v_stride_h, p->v_stride_s);
+}
+
+// Launches on `stream`; the parameters must be supported().
+inline int launch(const AttnParams& p, cudaStream_t stream) {
+  const bool fp16 = p.dtype == ATTN_FP16;
+  if (p.D == 64) return fp16 ? launch_typed<__half, 64>(p, stream) : launch_typed<__nv_bfloat16, 64>(p, stream);
+  return fp16 ? launch_typed<__half, 128>(p, stream) : launch_typed<__nv_bfloat16, 128>(p, stream);
+}
+
+}  // namespace control
+
+ATTN_DEFINE_ABI_VERSION
+
+ATTN_EXPORT int attn_smem_bytes(int head_dim, int /*dtype*/) {
+  return head_dim == 64 ? CONTROL_SMEM_BYTES(64) : head_dim == 128 ? CONTROL_SMEM_BYTES(128) : 0;
+}
+
+#ifndef CONTROL_CUSTOM_ENTRY
+ATTN_EXPORT int attn_fwd(const AttnParams* p, cudaStream_t stream) {
+  if (!control::supported(p)) return cudaErrorInvalidValue;
+  return control::launch(*p, stream);
+}
+#endif

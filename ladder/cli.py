@@ -29,7 +29,9 @@ def cmd_run(args):
 
 def cmd_evidence(args):
     from . import ladder
+    from .build.buildfile import prebuild
     specs = [load_spec(d) for d in phase_dirs()]  # every spec validates before anything runs
+    prebuild(specs)
     worst = 0
     for spec in specs:
         worst = max(worst, ladder.exit_code(ladder.run(spec)))

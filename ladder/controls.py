@@ -11,6 +11,7 @@ import yaml
 from . import evidence, ladder
 from .environment import cuda_probe, device_name
 from .errors import SpecError
+from .build.buildfile import prebuild
 from .layout import EVIDENCE, RUN_LOCAL, control_dirs
 from .schema import Invalid, Map, Str
 from .spec import GATES, load_spec
@@ -68,6 +69,7 @@ def main(only=None, build_only=False):
     dirs = [d for d in control_dirs() if not only or d.name in only]
     if build_only:
         dirs = [d for d in dirs if load_expect(d)["gate"] == BUILD_GATE]
+    prebuild([load_spec(d) for d in dirs])
     rows = [run_control(d) for d in dirs]
     device = device_name()
     out = (EVIDENCE / device) if cuda_probe()["available"] else (RUN_LOCAL / "cpu")

@@ -16,35 +16,45 @@
 //     __syncthreads per key tile.
 //   * Shared tiles use an XOR swizzle of 16-byte chunks (chunk ^= row % 8): conflict-free for
 //     both the cp.async writes and the ldmatrix reads, with no padding.
+//   * Causal: key tiles wholly above the diagonal are never loaded; only the tiles that
+//     straddle the diagonal (or the ragged S_k end) run the element mask. Query tiles are
+//     scheduled last-to-first, so the longest CTAs start first.
 //
 // Work decomposition: one CTA owns BLOCK_M query rows of one (batch, head); each of its
 // NUM_WARPS warps owns BLOCK_M / NUM_WARPS consecutive rows (MT = rows/16 m16 atoms) for both
-// products, so the only cross-warp sharing is the K/V tiles. With the defaults each warp owns 32
-// rows: every K/V fragment read from shared memory feeds two MMAs, which keeps the ldmatrix
-// traffic (~128 B/clk/SM budget) below what the tensor cores consume.
+// products, so the only data the warps share is the K/V tiles. With the defaults each warp owns
+// 32 rows (MT = 2): every K/V fragment read from shared memory feeds two MMAs, which keeps
+// ldmatrix traffic (shared memory delivers 128 B/clk/SM) from becoming the limit. With 16 rows
+// per warp each 512-byte ldmatrix.x4 would feed only 2 MMAs and shared memory, not the tensor
+// cores, would bound the kernel at ~75% of mma.sync peak.
 //
 // Compile-time tunables (override with -DNAME=value):
-//   BLOCK_M          query rows per CTA                                   (default 128)
-//   NUM_WARPS        warps per CTA                                        (default 4)
-//   BLOCK_N_D64      keys per K/V tile for head dim 64                    (default 128)
-//   BLOCK_N_D128     keys per K/V tile for head dim 128                   (default 64)
-//   BLOCK_N          if defined, overrides both BLOCK_N_D64 and BLOCK_N_D128
-//   Q_IN_REGS_D64    1: keep the warp's Q fragments in registers for the whole key loop;
-//                    0: re-read them from shared memory (ldmatrix) every key tile  (default 0)
-//   Q_IN_REGS_D128   same for head dim 128                                (default 0)
-//   Q_IN_REGS        if defined, overrides both
-//   MIN_BLOCKS_PER_SM second argument of __launch_bounds__               (default 1)
+//   BLOCK_M           query rows per CTA                                   (default 128)
+//   NUM_WARPS         warps per CTA                                        (default 4)
+//   BLOCK_N_D64       keys per K/V tile for head dim 64                    (default 64)
+//   BLOCK_N_D128      keys per K/V tile for head dim 128                   (default 32)
+//   BLOCK_N           if defined, overrides both BLOCK_N_D64 and BLOCK_N_D128
+//   Q_IN_REGS_D64     1: each warp keeps its Q fragments in registers for the whole key loop;
+//                     0: it re-reads them from shared memory (ldmatrix) every key tile (default 1)
+//   Q_IN_REGS_D128    same for head dim 128                                (default 0)
+//   Q_IN_REGS         if defined, overrides both
+//   MIN_BLOCKS_PER_SM second argument of __launch_bounds__                 (default 1)
 // Constraints (static_asserts): BLOCK_M / NUM_WARPS a multiple of 16, BLOCK_N a multiple of 16,
-// tile sizes that split evenly over the CTA's 16-byte copy slots.
+// tiles that split evenly into the CTA's 16-byte copy passes.
 //
-// Why Q is re-read by default: with 32 rows per warp, the O accumulator (32 x D fp32 = D regs
-// per lane) plus S (BLOCK_N regs per lane) already use 192 registers for both head dims; Q in
-// registers would add D/2 more and spill. Re-reading Q costs one ldmatrix.x4 per m-atom per
-// k16 step, ~20% of the shared-memory reads of a tile, while the tensor cores stay the limit.
+// Why these defaults: the binding constraint is 255 registers per thread with zero spills.
+// A warp with 32 rows holds its O accumulator (32 x D fp32 = D registers per lane) and its S
+// tile (BLOCK_N registers per lane) at once.
+//   D=128: O alone is 128 registers, so S gets 32 keys (BLOCK_N = 32) and Q (64 more registers)
+//          is re-read from shared memory each tile. FlashAttention-2's own 128 x 64 tile for
+//          d=128 compiles to 255 registers with ~170 B of spills; 128 x 32 is the largest
+//          tile that compiles clean here (FA2 uses the same 128 x 32 on sm86/sm89).
+//   D=64:  O is 64 registers, S with 64 keys another 64, and Q in registers 32: it fits.
 //
 // Shared memory per CTA (no padding; all tiles [rows][D] 16-bit, swizzled):
 //   Q [BLOCK_M][D] + 2 stages x (K [BLOCK_N][D] + V [BLOCK_N][D])
-//   defaults: D=64 -> 16 KB + 64 KB = 80 KB;  D=128 -> 32 KB + 64 KB = 96 KB (two CTAs per SM).
+//   defaults: D=64 -> 16 KB + 32 KB = 48 KB;  D=128 -> 32 KB + 32 KB = 64 KB.
+//   Two CTAs per SM either way (registers are the limit): 8 warps per SM.
 //
 // Supported: D in {64, 128}, fp16 or bf16, any B/H/S_q/S_k >= 1, causal top-left aligned,
 // rows 16-byte aligned (base pointers 16-byte aligned, all strides multiples of 8 elements).
@@ -67,10 +77,10 @@
 #define BLOCK_N_D128 BLOCK_N
 #endif
 #ifndef BLOCK_N_D64
-#define BLOCK_N_D64 128
+#define BLOCK_N_D64 64
 #endif
 #ifndef BLOCK_N_D128
-#define BLOCK_N_D128 64
+#define BLOCK_N_D128 32
 #endif
 #ifdef Q_IN_REGS
 #undef Q_IN_REGS_D64
@@ -79,7 +89,7 @@
 #define Q_IN_REGS_D128 Q_IN_REGS
 #endif
 #ifndef Q_IN_REGS_D64
-#define Q_IN_REGS_D64 0
+#define Q_IN_REGS_D64 1
 #endif
 #ifndef Q_IN_REGS_D128
 #define Q_IN_REGS_D128 0
@@ -95,7 +105,7 @@ constexpr float kLn2 = 0.6931471805599453f;
 // ---------------------------------------------------------------------------------------------
 // Configuration: everything the kernel's shape depends on, derived from the tunables.
 // ---------------------------------------------------------------------------------------------
-template <typename T_, int D_, int BM_, int BN_, int WARPS_, bool Q_IN_REGS_>
+template <typename T_, int D_, int BM_, int BN_, int WARPS_, bool Q_REGS_>
 struct Config {
   using T = T_;
   static constexpr int D = D_;
@@ -103,11 +113,11 @@ struct Config {
   static constexpr int BN = BN_;             // keys per K/V tile
   static constexpr int WARPS = WARPS_;
   static constexpr int THREADS = WARPS * 32;
-  static constexpr bool Q_IN_REGS = Q_IN_REGS_;
+  static constexpr bool Q_REGS = Q_REGS_;    // Q fragments live in registers
 
   static constexpr int WM = BM / WARPS;      // query rows per warp
   static constexpr int MT = WM / 16;         // m16 atoms per warp
-  static constexpr int NT = BN / 8;          // n8 tiles of S (keys) per atom row
+  static constexpr int NT = BN / 8;          // n8 tiles of S (keys)
   static constexpr int DT = D / 8;           // n8 tiles of O (head dim)
   static constexpr int KQ = D / 16;          // k16 steps of Q·Kᵀ (over the head dim)
   static constexpr int KP = BN / 16;         // k16 steps of P·V (over the keys)
@@ -116,13 +126,19 @@ struct Config {
   static constexpr int ROW_BYTES = D * 2;
   static constexpr int Q_BYTES = BM * ROW_BYTES;
   static constexpr int KV_BYTES = BN * ROW_BYTES;                 // one K (or V) stage
-  static constexpr int SMEM_BYTES = Q_BYTES + 4 * KV_BYTES;       // Q + 2 x K + 2 x V
+  // Byte offsets of the tiles from the start of dynamic shared memory. Every tile (and every
+  // stage) starts at a multiple of 128 bytes, which LaneAddr relies on.
+  static constexpr int Q_OFF = 0;
+  static constexpr int K_OFF = Q_OFF + Q_BYTES;                   // stages at +0, +KV_BYTES
+  static constexpr int V_OFF = K_OFF + 2 * KV_BYTES;              // stages at +0, +KV_BYTES
+  static constexpr int SMEM_BYTES = V_OFF + 2 * KV_BYTES;
 
   static_assert(D == 64 || D == 128, "head dim must be 64 or 128");
   static_assert(BM % WARPS == 0 && WM % 16 == 0, "each warp must own whole m16 atoms");
   static_assert(BN % 16 == 0, "BLOCK_N must be a multiple of 16 (k16 steps of P·V)");
-  static_assert(CHUNKS >= 8, "the swizzle permutes 8 chunks, so rows need >= 128 B");
-  static_assert(THREADS % CHUNKS == 0, "a copy pass must cover whole rows");
+  static_assert(CHUNKS % 8 == 0, "the swizzle permutes groups of 8 chunks (128-byte rows)");
+  static_assert(THREADS % CHUNKS == 0 && (THREADS / CHUNKS) % 8 == 0,
+                "a copy pass must cover whole rows, a multiple of 8 of them");
   static_assert(BM % (THREADS / CHUNKS) == 0 && BN % (THREADS / CHUNKS) == 0,
                 "tiles must split evenly into copy passes");
   static_assert(SMEM_BYTES <= 227 * 1024, "tile configuration exceeds 227 KB of shared memory");
@@ -139,19 +155,18 @@ template <typename T> struct ConfigFor<T, 128> {
 // ---------------------------------------------------------------------------------------------
 // Shared-memory swizzle.
 //
-// A tile row is D*2 = 128 or 256 bytes, a multiple of the 128-byte bank period, so without a
-// swizzle chunk c of every row lands on the same 4 banks. Both access patterns touch 8 rows at
-// one logical chunk per 128-byte phase: ldmatrix (8 lanes give the 8 row addresses of one 8x8
-// matrix: rows r..r+7, same chunk) and, for the copies, ... no: the copies write 8 consecutive
-// chunks of one row per phase, which is conflict-free with or without the swizzle as long as
-// the swizzle permutes chunks only within aligned groups of 8. Storing logical chunk c of row r
-// at physical chunk c ^ (r & 7) therefore spreads the ldmatrix phase over all 32 banks and
-// keeps the copies conflict-free. Every ldmatrix below starts its 8-row groups at a multiple
-// of 8, so for those rows (r & 7) == (lane & 7).
+// A tile row is D*2 = 128 or 256 bytes, a multiple of the 128-byte bank period, so unswizzled,
+// chunk c of every row sits on the same 4 banks. The two access patterns:
+//   * ldmatrix: the 8 lanes of one 8x8 matrix address 8 consecutive rows at the same logical
+//     chunk, and those 8 x 16 bytes are served together;
+//   * cp.async writes: 8 consecutive threads write 8 consecutive chunks of one row.
+// Storing logical chunk c of row r at physical chunk c ^ (r % 8) turns the first pattern into 8
+// distinct chunk positions mod 8 (all 32 banks), and keeps the second a permutation of one
+// 128-byte group (also all 32 banks). Both are conflict-free.
 // ---------------------------------------------------------------------------------------------
 template <int CHUNKS>
 __host__ __device__ __forceinline__ uint32_t swizzle(int row, int chunk) {
-  return uint32_t(row * CHUNKS + (chunk ^ (row & 7))) * 16u;  // byte offset
+  return uint32_t(row * CHUNKS + (chunk ^ (row & 7))) * 16u;  // byte offset within the tile
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -239,10 +254,10 @@ __device__ __forceinline__ uint32_t pack2(float lo, float hi) {
 // ---------------------------------------------------------------------------------------------
 // Global -> shared tile copy.
 // Copies rows [row0, row0 + ROWS) of one head into a swizzled [ROWS][D] tile. Consecutive
-// threads take consecutive 16-byte chunks of a row (coalesced reads; each 8-thread phase of
-// the shared writes covers one 128-byte aligned group of 8 chunks: conflict-free). Rows at or
-// past row_end are zero-filled (src-size 0) from an in-bounds dummy address, so no garbage
-// (possibly NaN bits) ever reaches an MMA: 0 * NaN would poison a whole output row.
+// threads take consecutive 16-byte chunks of a row: coalesced global reads, conflict-free
+// shared writes (see the swizzle). Rows at or past row_end are zero-filled (src-size 0, with
+// the head's first row as an in-bounds dummy address), so no garbage, possibly NaN bits, ever
+// reaches an MMA: P = 0 times a NaN in V would still poison the output row.
 // ---------------------------------------------------------------------------------------------
 template <class C, int ROWS>
 __device__ __forceinline__ void load_tile(uint32_t s_tile, const typename C::T* g_head,
@@ -256,7 +271,7 @@ __device__ __forceinline__ void load_tile(uint32_t s_tile, const typename C::T* 
 #pragma unroll
   for (int i = 0; i < ROWS / kRowsPerPass; ++i) {
     const bool valid = i * kRowsPerPass < rows_left;
-    // kRowsPerPass is a multiple of 8, so (row & 7) and the swizzle are the same every pass.
+    // kRowsPerPass is a multiple of 8, so every pass has the same (row & 7) and swizzle.
     cp_async_16(s_tile + swizzle<C::CHUNKS>(r + i * kRowsPerPass, chunk),
                 valid ? src : g_head, valid);
     src += pass_stride;
@@ -268,39 +283,45 @@ __device__ __forceinline__ void load_tile(uint32_t s_tile, const typename C::T* 
 //
 // Every operand fetch is one ldmatrix.x4 of a 16 x 16 block of a [rows][D] tile: lane L gives
 // the address of row L%8 of 8x8 matrix i = L/8, and result register i comes from matrix i.
-// The mma wants each operand's registers in consecutive order (A: a0..a3, B: b0,b1 of one
-// n-tile), so the matrix order is chosen per operand (g = lane/4, t = lane%4; layouts in
-// mma_16816):
+// mma wants each operand's registers in order (A: a0..a3; B: b0, b1 of one n-tile as an
+// aligned pair), so the matrix order is picked per operand (g = lane/4, t = lane%4; layouts
+// in mma_16816):
 //   Q block (rows = queries, cols = head dim), plain load. Register i must be a_i =
 //       (row g + 8*(i%2), cols 8*(i/2) + 2t, +1), so matrix i = (rows +8*(i%2), cols +8*(i/2)).
-//   V block (rows = keys, cols = head dim), transposed load. P·V needs B[k][n] = V[k][n], k
-//       along V's rows; the transposed load gives lane (g, t) V[k0+2t..+1][n0+g] = b0 of the
+//   V block (rows = keys, cols = head dim), transposed load. P·V needs B[k][n] = V[k][n] with
+//       k along V's rows; the transposed load gives lane (g, t) V[k0+2t..+1][n0+g] = b0 of the
 //       d-tile n0..n0+7. So matrix i = (keys +8*(i%2), dims +8*(i/2)): registers 0, 1 are
-//       b0, b1 of dims 0-7 and registers 2, 3 of dims 8-15. Same order as Q ("ROWS_FIRST").
+//       b0, b1 of dims 0-7, registers 2, 3 of dims 8-15. The same order as Q: "rows first".
 //   K block (rows = keys, cols = head dim), plain load. Q·Kᵀ needs B[k][n] = K[n][k], and a
 //       plain load gives lane (g, t) K[n0+g][k0+2t..+1] = b0 of the n-tile of keys n0..n0+7.
-//       So matrix i = (keys +8*(i/2), dims +8*(i%2)): registers 0, 1 are b0, b1 of keys 0-7 and
-//       registers 2, 3 of keys 8-15 ("COLS_FIRST").
-// The row terms other than L%8 are multiples of 8, so a row's swizzle term (row & 7) is L % 8
-// for every block, and logical chunk 2*c2 + e (e = the lane's 0/1 column half) sits at
-// physical chunk (2*c2 + e) ^ (L%8). That XOR touches only the low 3 bits: with j = c2 % 4 it
-// is 8*(c2/4) + ((2j) ^ x), x = e ^ (L%8). So four lane-dependent offsets serve every block of
-// the tile and the rest folds into the ldmatrix immediate.
+//       So matrix i = (keys +8*(i/2), dims +8*(i%2)): registers 0, 1 are b0, b1 of keys 0-7,
+//       registers 2, 3 of keys 8-15: "columns first".
+//
+// Swizzled address of block (r16, c2), i.e. rows 16*r16.., logical chunks 2*c2 and 2*c2+1:
+// lane L reads row 16*r16 + 8*h_row + L%8 at logical chunk 2*c2 + h_col (h_row, h_col = the
+// lane's 0/1 row and column halves). The other row terms are multiples of 8, so the row's
+// swizzle term is L%8, and with c2 = 4a + j the physical chunk is
+//     (8a + 2j + h_col) ^ (L%8) = 8a + ((2j) ^ x),   x = h_col ^ (L%8),
+// i.e. byte offset 128a + ((32j) ^ 16x). Tiles start at multiples of 128 bytes and row
+// offsets are multiples of 128, so the whole address is
+//     ((tile + base) ^ 32j) + 16*r16*ROW_BYTES + 128a,   base = row_of_lane*ROW_BYTES + 16x.
+// One register per operand family; for K and V `tile` includes the pipeline stage, so the XOR
+// is redone per tile instead of keeping four precomputed offsets alive across the loop (those
+// few registers are what the 255-register budget lacks).
 // ---------------------------------------------------------------------------------------------
 template <class C>
 struct LaneAddr {
-  uint32_t off[4];  // row * ROW_BYTES + ((2j) ^ x) * 16 for j = 0..3
+  uint32_t base;
 
   __device__ __forceinline__ LaneAddr(int lane, bool rows_first) {
     const int lo = (lane / 8) % 2, hi = lane / 16;  // matrix index i = 2*hi + lo
-    const int row = lane % 8 + 8 * (rows_first ? lo : hi);
-    const int x = (rows_first ? hi : lo) ^ (lane % 8);
-#pragma unroll
-    for (int j = 0; j < 4; ++j) off[j] = uint32_t(row * C::ROW_BYTES + ((2 * j) ^ x) * 16);
+    const int h_row = rows_first ? lo : hi, h_col = rows_first ? hi : lo;
+    base = uint32_t((lane % 8 + 8 * h_row) * C::ROW_BYTES + 16 * (h_col ^ (lane % 8)));
   }
-  // Address of the lane's row of the 16 x 16 block at rows 16*r16, cols 16*c2 of `tile`.
-  __device__ __forceinline__ uint32_t at(uint32_t tile, int r16, int c2) const {
-    return tile + off[c2 % 4] + uint32_t(r16 * 16 * C::ROW_BYTES + (c2 / 4) * 128);
+  // s_base: shared address of dynamic smem; tile: byte offset of the tile from it.
+  __device__ __forceinline__ uint32_t at(uint32_t s_base, uint32_t tile, int r16, int c2) const {
+    return s_base + ((tile + base) ^ uint32_t(32 * (c2 % 4))) +
+           uint32_t(r16 * 16 * C::ROW_BYTES + (c2 / 4) * 128);
   }
 };
 
@@ -310,16 +331,17 @@ struct LaneAddr {
 template <class C>
 struct WarpState {
   float o[C::MT][C::DT][4];  // unnormalised output, m16n8 C layout per (atom, d-tile)
-  float m[C::MT][2];         // running row max in base-2 units (score * scale * log2 e), rows g, g+8
+  float m[C::MT][2];         // running row max in base-2 units (score*scale*log2 e), rows g, g+8
   float l[C::MT][2];         // this lane's partial row sum of exp2(s - m) (quad-reduced at the end)
-  uint32_t q[C::Q_IN_REGS ? C::KQ : 1][C::MT][4];  // Q A-fragments when kept in registers
+  uint32_t q[C::Q_REGS ? C::KQ : 1][C::MT][4];  // Q A-fragments, when kept in registers
 };
 
 // S = Q·Kᵀ for the warp's MT x 16 rows and the BN keys of one tile.
 template <class C>
 __device__ __forceinline__ void qk_gemm(float (&s)[C::MT][C::NT][4], const WarpState<C>& st,
-                                        uint32_t sQw, uint32_t sK, const LaneAddr<C>& la_rows,
-                                        const LaneAddr<C>& la_cols) {
+                                        uint32_t s_base, uint32_t q_tile, uint32_t k_tile,
+                                        const LaneAddr<C>& rows_first,
+                                        const LaneAddr<C>& cols_first) {
 #pragma unroll
   for (int mt = 0; mt < C::MT; ++mt)
 #pragma unroll
@@ -332,17 +354,17 @@ __device__ __forceinline__ void qk_gemm(float (&s)[C::MT][C::NT][4], const WarpS
     uint32_t a[C::MT][4];
 #pragma unroll
     for (int mt = 0; mt < C::MT; ++mt) {
-      if constexpr (C::Q_IN_REGS) {
+      if constexpr (C::Q_REGS) {
 #pragma unroll
         for (int i = 0; i < 4; ++i) a[mt][i] = st.q[kk][mt][i];
       } else {
-        ldmatrix_x4(a[mt], la_rows.at(sQw, mt, kk));
+        ldmatrix_x4(a[mt], rows_first.at(s_base, q_tile, mt, kk));
       }
     }
 #pragma unroll
     for (int np = 0; np < C::NT / 2; ++np) {  // pairs of 8-key n-tiles
       uint32_t b[4];
-      ldmatrix_x4(b, la_cols.at(sK, np, kk));  // b0,b1 of keys +0..7, then of keys +8..15
+      ldmatrix_x4(b, cols_first.at(s_base, k_tile, np, kk));  // b0,b1 keys +0..7, then +8..15
 #pragma unroll
       for (int mt = 0; mt < C::MT; ++mt) {
         mma_16816<typename C::T>(s[mt][2 * np], a[mt], b[0], b[1]);
@@ -352,8 +374,9 @@ __device__ __forceinline__ void qk_gemm(float (&s)[C::MT][C::NT][4], const WarpS
   }
 }
 
-// Sets S to -inf where the key is out of range (>= S_k) or, if causal, after the query.
-// Element (mt, nt, i) of the C layout is row mt*16 + g + 8*(i/2), key nt*8 + 2t + i%2.
+// Sets S to -inf where the key is past S_k or, if causal, after the query. Runs before the row
+// max, so masked scores can never raise it. Element (mt, nt, i) of the C layout is row
+// q_row0 + mt*16 + g + 8*(i/2), key n0 + nt*8 + 2t + i%2.
 template <class C, bool CAUSAL>
 __device__ __forceinline__ void apply_mask(float (&s)[C::MT][C::NT][4], int q_row0, int n0,
                                            int S_k, int lane) {
@@ -363,7 +386,7 @@ __device__ __forceinline__ void apply_mask(float (&s)[C::MT][C::NT][4], int q_ro
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       const int q_idx = q_row0 + mt * 16 + g + 8 * h;
-      // Keys [0, key_end) are visible to this row; one compare per element below.
+      // Keys [0, key_end) are visible to this row: one compare per element.
       const int key_end = CAUSAL ? min(q_idx + 1, S_k) : S_k;
 #pragma unroll
       for (int nt = 0; nt < C::NT; ++nt)
@@ -380,9 +403,7 @@ __device__ __forceinline__ void apply_mask(float (&s)[C::MT][C::NT][4], int q_ro
 // apply the same rescale factors, the partials are simply added once, in the epilogue.
 //
 // P is packed as soon as it is produced: p[mt][nt][h] holds the pair (row g + 8h, keys
-// nt*8 + 2t, +1), i.e. accumulator registers c[2h], c[2h+1] of n-tile nt, as one 32-bit
-// register. Packing here rather than in pv_gemm halves the registers P occupies while the
-// scheduler overlaps this code with the P·V MMAs.
+// nt*8 + 2t, +1), i.e. accumulator registers c[2h], c[2h+1] of n-tile nt, in one register.
 template <class C>
 __device__ __forceinline__ void online_softmax(const float (&s)[C::MT][C::NT][4],
                                                uint32_t (&p)[C::MT][C::NT][2], WarpState<C>& st,
@@ -399,7 +420,7 @@ __device__ __forceinline__ void online_softmax(const float (&s)[C::MT][C::NT][4]
       mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
 
       const float m_old = st.m[mt][h];
-      const float m_new = fmaxf(m_old, mx * scale_log2);  // scale > 0, so max commutes with it
+      const float m_new = fmaxf(m_old, mx * scale_log2);  // scale > 0: max commutes with it
       // A row with no visible key yet has m_new = -inf; subtracting 0 instead keeps
       // (-inf) - (-inf) = NaN out (p = 0 and alpha = 0 then). Key tiles run from 0 upwards
       // and key 0 is visible to every row, so this is a guard, not a path taken.
@@ -427,17 +448,18 @@ __device__ __forceinline__ void online_softmax(const float (&s)[C::MT][C::NT][4]
 // O += P·V, with P straight from registers. For keys 16kk..16kk+15 the m16n8k16 A fragment is
 //   a0 = (g, 2t..+1)  a1 = (g+8, 2t..+1)  a2 = (g, 8+2t..+1)  a3 = (g+8, 8+2t..+1)
 // and the m16n8 accumulator of n-tile 2kk holds (g, 2t..+1) in c0,c1 and (g+8, 2t..+1) in
-// c2,c3, n-tile 2kk+1 the same pairs 8 keys further. So the C layout of two adjacent n-tiles
-// IS the A layout: a = {p[2kk][0], p[2kk][1], p[2kk+1][0], p[2kk+1][1]}, no shuffles.
+// c2,c3; n-tile 2kk+1 holds the same pairs 8 keys further. So the C layout of two adjacent
+// n-tiles IS the A layout: a = {p[2kk][0], p[2kk][1], p[2kk+1][0], p[2kk+1][1]}, no shuffles.
 template <class C>
 __device__ __forceinline__ void pv_gemm(const uint32_t (&p)[C::MT][C::NT][2], WarpState<C>& st,
-                                        uint32_t sV, const LaneAddr<C>& la) {
+                                        uint32_t s_base, uint32_t v_tile,
+                                        const LaneAddr<C>& rows_first) {
 #pragma unroll
   for (int kk = 0; kk < C::KP; ++kk) {
 #pragma unroll
     for (int dp = 0; dp < C::DT / 2; ++dp) {  // pairs of 8-wide d-tiles
       uint32_t b[4];
-      ldmatrix_x4_trans(b, la.at(sV, kk, dp));  // b0,b1 of dims +0..7, then +8..15
+      ldmatrix_x4_trans(b, rows_first.at(s_base, v_tile, kk, dp));  // b0,b1 dims +0..7, +8..15
 #pragma unroll
       for (int mt = 0; mt < C::MT; ++mt) {
         const uint32_t a[4] = {p[mt][2 * kk][0], p[mt][2 * kk][1], p[mt][2 * kk + 1][0],
@@ -457,21 +479,19 @@ __global__ void __launch_bounds__(C::THREADS, MIN_BLOCKS_PER_SM)
 attn_fwd_mma_kernel(const AttnParams p) {
   using T = typename C::T;
   extern __shared__ __align__(128) unsigned char smem[];
-  const uint32_t sQ = uint32_t(__cvta_generic_to_shared(smem));
-  const uint32_t sK = sQ + C::Q_BYTES;          // stages at sK, sK + KV_BYTES
-  const uint32_t sV = sK + 2 * C::KV_BYTES;     // stages at sV, sV + KV_BYTES
+  const uint32_t s_base = uint32_t(__cvta_generic_to_shared(smem));
 
   const int tid = threadIdx.x;
-  // Broadcast from lane 0 so the compiler knows the warp index (and all derived addresses)
-  // is warp-uniform and can keep them in uniform registers.
+  // Broadcast from lane 0 so the compiler knows the warp index (and everything derived from it)
+  // is warp-uniform and can keep it in uniform registers.
   const int warp = __shfl_sync(0xffffffffu, tid / 32, 0);
   const int lane = tid % 32;
   const int warp_row0 = warp * C::WM;  // first CTA-local query row of this warp
 
   // CTA -> (batch*head, query tile). (b, h) varies fastest and query tiles are visited last to
   // first: under causal masking the long rows (last tiles) start first and the short ones fill
-  // the tail of the grid, instead of one long tile starting last.
-  // The host guarantees B * H * num_m_tiles < 2^31, so 32-bit unsigned division is exact.
+  // the tail of the grid, instead of one long tile starting last. The host guarantees
+  // B * H * num_m_tiles < 2^31, so 32-bit unsigned division is exact.
   const unsigned bh_count = unsigned(p.B) * unsigned(p.H);
   const int num_m_tiles = attn::ceil_div(p.S_q, C::BM);
   const int bh = int(blockIdx.x % bh_count);
@@ -484,25 +504,24 @@ attn_fwd_mma_kernel(const AttnParams p) {
   const T* v_g = static_cast<const T*>(p.v) + attn::row_offset(p.v_stride_b, p.v_stride_h, 0, b, h, 0);
   T* o_g = static_cast<T*>(p.o) + attn::row_offset(p.o_stride_b, p.o_stride_h, 0, b, h, 0);
 
-  // Key tiles. Causal: rows of this CTA are < min(S_q, m0 + BM), so later keys are never seen
-  // and their tiles are skipped outright. Tiles [0, n_full) need no mask at all: every key is
-  // < S_k and, if causal, <= the CTA's first row m0. Only the tail tiles (ragged S_k, or
+  // Key tiles. Causal: the rows of this CTA are < min(S_q, m0 + BM), so later keys are never
+  // visible and their tiles are never loaded. Tiles [0, n_full) need no mask at all: every key
+  // is < S_k and, if causal, <= the CTA's first row m0. Only the tail tiles (ragged S_k, or
   // straddling the diagonal) pay for the element mask.
   const int n_end = CAUSAL ? min(p.S_k, min(p.S_q, m0 + C::BM)) : p.S_k;
   const int n_tiles = attn::ceil_div(n_end, C::BN);
   int n_full = p.S_k / C::BN;
   if (CAUSAL) n_full = min(n_full, (m0 + 1) / C::BN);
-  n_full = min(n_full, n_tiles);
 
   // ---- Prologue: Q and key tile 0 in one cp.async group. ------------------------------------
-  load_tile<C, C::BM>(sQ, q_g, p.q_stride_s, m0, p.S_q, tid);
-  load_tile<C, C::BN>(sK, k_g, p.k_stride_s, 0, p.S_k, tid);
-  load_tile<C, C::BN>(sV, v_g, p.v_stride_s, 0, p.S_k, tid);
+  load_tile<C, C::BM>(s_base + C::Q_OFF, q_g, p.q_stride_s, m0, p.S_q, tid);
+  load_tile<C, C::BN>(s_base + C::K_OFF, k_g, p.k_stride_s, 0, p.S_k, tid);
+  load_tile<C, C::BN>(s_base + C::V_OFF, v_g, p.v_stride_s, 0, p.S_k, tid);
   cp_async_commit();
 
-  const LaneAddr<C> la_rows(lane, true);   // Q and V blocks
-  const LaneAddr<C> la_cols(lane, false);  // K blocks
-  const uint32_t sQw = sQ + warp_row0 * C::ROW_BYTES;  // this warp's Q rows
+  const LaneAddr<C> rows_first(lane, true);   // Q and V blocks
+  const LaneAddr<C> cols_first(lane, false);  // K blocks
+  const uint32_t q_tile = C::Q_OFF + warp_row0 * C::ROW_BYTES;  // this warp's Q rows
 
   WarpState<C> st;
 #pragma unroll
@@ -517,44 +536,40 @@ attn_fwd_mma_kernel(const AttnParams p) {
       st.l[mt][h2] = 0.f;
     }
   }
-  if constexpr (C::Q_IN_REGS) {
+  if constexpr (C::Q_REGS) {
     cp_async_wait<0>();
     __syncthreads();  // Q rows were copied by all threads
 #pragma unroll
     for (int kk = 0; kk < C::KQ; ++kk)
 #pragma unroll
-      for (int mt = 0; mt < C::MT; ++mt) ldmatrix_x4(st.q[kk][mt], la_rows.at(sQw, mt, kk));
+      for (int mt = 0; mt < C::MT; ++mt)
+        ldmatrix_x4(st.q[kk][mt], rows_first.at(s_base, q_tile, mt, kk));
   }
 
   const float scale_log2 = p.softmax_scale * attn::kLog2e;
-  // Last query row of this warp: a masked tile whose first key is beyond it contributes
-  // nothing to the warp (all its scores are -inf), so the warp skips the math.
-  const int warp_last_row = m0 + warp_row0 + C::WM - 1;
 
-  // The key loop. The single barrier per tile does double duty: it publishes tile kt (every
-  // thread has waited for its own copies) and it proves every warp has finished tile kt-1,
-  // whose stage the copy of tile kt+1 is about to overwrite.
+  // ---- The key loop. ------------------------------------------------------------------------
+  // The single barrier per tile does double duty: it publishes tile kt (every thread has
+  // waited for its own copies) and it proves every warp has finished tile kt-1, whose stage
+  // the copy of tile kt+1, issued right after it, overwrites.
 #pragma unroll 1
   for (int kt = 0; kt < n_tiles; ++kt) {
     cp_async_wait<0>();
     __syncthreads();
     if (kt + 1 < n_tiles) {
-      const uint32_t stage = uint32_t((kt + 1) % 2) * C::KV_BYTES;
-      load_tile<C, C::BN>(sK + stage, k_g, p.k_stride_s, (kt + 1) * C::BN, p.S_k, tid);
-      load_tile<C, C::BN>(sV + stage, v_g, p.v_stride_s, (kt + 1) * C::BN, p.S_k, tid);
+      const uint32_t next = uint32_t((kt + 1) % 2) * C::KV_BYTES;
+      load_tile<C, C::BN>(s_base + C::K_OFF + next, k_g, p.k_stride_s, (kt + 1) * C::BN, p.S_k, tid);
+      load_tile<C, C::BN>(s_base + C::V_OFF + next, v_g, p.v_stride_s, (kt + 1) * C::BN, p.S_k, tid);
       cp_async_commit();
     }
-    const int n0 = kt * C::BN;
-    const bool masked = kt >= n_full;  // CTA-uniform: only the tail tiles pay for the mask
-    if (CAUSAL && masked && n0 > warp_last_row) continue;
-
     const uint32_t stage = uint32_t(kt % 2) * C::KV_BYTES;
+
     float s[C::MT][C::NT][4];
-    qk_gemm<C>(s, st, sQw, sK + stage, la_rows, la_cols);
-    if (masked) apply_mask<C, CAUSAL>(s, m0 + warp_row0, n0, p.S_k, lane);
+    qk_gemm<C>(s, st, s_base, q_tile, C::K_OFF + stage, rows_first, cols_first);
+    if (kt >= n_full) apply_mask<C, CAUSAL>(s, m0 + warp_row0, kt * C::BN, p.S_k, lane);
     uint32_t p_frag[C::MT][C::NT][2];
     online_softmax<C>(s, p_frag, st, scale_log2);
-    pv_gemm<C>(p_frag, st, sV + stage, la_rows);
+    pv_gemm<C>(p_frag, st, s_base, C::V_OFF + stage, rows_first);
   }
 
   // ---- Epilogue: O /= l, LSE, stage O through the warp's own Q rows, coalesced store. -------
@@ -566,7 +581,7 @@ attn_fwd_mma_kernel(const AttnParams p) {
       float l = st.l[mt][h2];
       l += __shfl_xor_sync(0xffffffffu, l, 1);
       l += __shfl_xor_sync(0xffffffffu, l, 2);
-      const float inv_l = 1.f / l;  // l >= 1: the row max contributes exp2(0)
+      const float inv_l = 1.f / l;  // l >= 1: the row max itself contributes exp2(0)
 #pragma unroll
       for (int dt = 0; dt < C::DT; ++dt) {
         st.o[mt][dt][2 * h2] *= inv_l;
@@ -578,12 +593,12 @@ attn_fwd_mma_kernel(const AttnParams p) {
         p.lse[bh * int64_t(p.S_q) + q_idx] = (st.m[mt][h2] + log2f(l)) * kLn2;
     }
 
-  // Each warp wrote only its own Q rows' worth of data and (when Q is not in registers) read
-  // only its own Q rows, so warp-level ordering suffices: the warp's last ldmatrix of Q happens
-  // before any lane overwrites those rows with O.
+  // The staging rows are this warp's own Q rows, which only this warp ever reads after the
+  // prologue, so warp-level ordering suffices: the barrier orders the warp's last ldmatrix of
+  // Q before any lane overwrites those rows.
   __syncwarp();
   // Lane (g, t) holds the pair (row g [+8], dims dt*8 + 2t, +1): 4 bytes at byte 4t of chunk
-  // dt. With the swizzle the 8 rows of one store land on 8 distinct 4-bank groups.
+  // dt. With the swizzle, the 8 rows of one store hit 8 distinct 4-bank groups.
 #pragma unroll
   for (int mt = 0; mt < C::MT; ++mt)
 #pragma unroll
@@ -591,7 +606,7 @@ attn_fwd_mma_kernel(const AttnParams p) {
       const int row = warp_row0 + mt * 16 + g + 8 * h2;
 #pragma unroll
       for (int dt = 0; dt < C::DT; ++dt)
-        *reinterpret_cast<uint32_t*>(smem + swizzle<C::CHUNKS>(row, dt) + 4 * t) =
+        *reinterpret_cast<uint32_t*>(smem + C::Q_OFF + swizzle<C::CHUNKS>(row, dt) + 4 * t) =
             pack2<T>(st.o[mt][dt][2 * h2], st.o[mt][dt][2 * h2 + 1]);
     }
   __syncwarp();
@@ -604,7 +619,7 @@ attn_fwd_mma_kernel(const AttnParams p) {
     const int q_idx = m0 + row;
     if (q_idx < p.S_q)
       *reinterpret_cast<uint4*>(o_g + int64_t(q_idx) * p.o_stride_s + c * 8) =
-          *reinterpret_cast<const uint4*>(smem + swizzle<C::CHUNKS>(row, c));
+          *reinterpret_cast<const uint4*>(smem + C::Q_OFF + swizzle<C::CHUNKS>(row, c));
   }
 }
 
@@ -653,7 +668,7 @@ ATTN_EXPORT int attn_smem_bytes(int head_dim, int dtype) {
 ATTN_EXPORT int attn_fwd(const AttnParams* p, cudaStream_t stream) {
   if (!attn::params_are_valid(p)) return cudaErrorInvalidValue;
   if (p->D != 64 && p->D != 128) return cudaErrorInvalidValue;
-  // cp.async moves 16-byte chunks, so every row must start 16-byte aligned.
+  // cp.async and the epilogue move 16-byte chunks, so every row must start 16-byte aligned.
   if (!aligned16(p->q) || !aligned16(p->k) || !aligned16(p->v) || !aligned16(p->o))
     return cudaErrorInvalidValue;
   if (!rows_aligned(p->q_stride_b, p->q_stride_h, p->q_stride_s) ||

@@ -138,6 +138,7 @@ SCHEMA = Map({
         }, post=_target_post), default=[]),
         "timing": Map({
             "warmup_s": Float(default=0.2, min=0.0),
+            "hold_us": Float(default=100.0, min=0.0),
             "min_samples": Int(default=20, min=5),
             "max_samples": Int(default=300, min=5),
             "max_time_s": Float(default=15.0, min=0.1),

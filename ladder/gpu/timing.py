@@ -2,8 +2,9 @@
 
 - CUDA events around each call, on torch's current stream.
 - Before every timed call, outside the timed window, L2 is flushed by writing a buffer twice
-  its size; the flush also keeps the GPU busy while the host enqueues the call, so host launch
-  cost does not leak into the window.
+  its size, then the stream is held by a spin kernel (torch.cuda._sleep, hold_us long) while the
+  host enqueues the start event and the call: the GPU reaches the window with the call already
+  queued, so host launch cost (tens of us for an SDPA call) does not leak into the window.
 - Warm-up by time, every kernel in turn.
 - Candidates and baselines are interleaved round by round (order rotating each round), so drift
   in clocks or temperature lands on all of them alike.
@@ -55,6 +56,7 @@ def measure(fns, n_sets, timing, flusher, clock, refresh, recheck, echo=lambda s
     compares the candidate's last output on that set; returns a record. Returns raw samples (us)
     per name, with per-sample clock flags, and the recheck records."""
     names = list(fns)
+    hold_cycles = int(timing["hold_us"] * (clock.max_mhz or 2000))
     deadline = time.perf_counter() + timing["warmup_s"]
     warm = 0
     while time.perf_counter() < deadline or warm < 2:
@@ -74,6 +76,7 @@ def measure(fns, n_sets, timing, flusher, clock, refresh, recheck, echo=lambda s
         events = []
         for n in order:
             flusher()
+            torch.cuda._sleep(hold_cycles)
             start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
             start.record()
             fns[n](s)

@@ -10,7 +10,8 @@
 //   * The fp32 S accumulators of two adjacent 8-key n-tiles, rounded to fp16/bf16, ARE the
 //     m16n8k16 A fragment of P for 16 keys, so P never leaves registers (see pv_gemm).
 //   * Online softmax in base 2 (softmax scale * log2(e) folded into one FFMA before exp2),
-//     running max and partial row sum per lane; 1/l is applied once, in the epilogue.
+//     running max and partial row sum per lane; 1/l is applied once, in the epilogue. The
+//     running output is rescaled only on tiles where some row's max moved (a warp vote).
 //   * K/V tiles are double-buffered in shared memory and fetched with cp.async (16 B, .cg,
 //     zero-fill past S_k), so tile j+1 streams in while tile j is being computed. One
 //     __syncthreads per key tile.
@@ -23,10 +24,9 @@
 // Work decomposition: one CTA owns BLOCK_M query rows of one (batch, head); each of its
 // NUM_WARPS warps owns BLOCK_M / NUM_WARPS consecutive rows (MT = rows/16 m16 atoms) for both
 // products, so the only data the warps share is the K/V tiles. With the defaults each warp owns
-// 32 rows (MT = 2): every K/V fragment read from shared memory feeds two MMAs, which keeps
-// ldmatrix traffic (shared memory delivers 128 B/clk/SM) from becoming the limit. With 16 rows
-// per warp each 512-byte ldmatrix.x4 would feed only 2 MMAs and shared memory, not the tensor
-// cores, would bound the kernel at ~75% of mma.sync peak.
+// 32 rows (MT = 2), so each 512-byte ldmatrix.x4 of K or V feeds four MMAs. With 16 rows per
+// warp it would feed two, and shared memory (128 B/clk/SM) rather than the tensor cores
+// (~2800 dense FLOP/clk/SM through mma.sync) would cap the kernel near 70% of mma.sync peak.
 //
 // Compile-time tunables (override with -DNAME=value):
 //   BLOCK_M           query rows per CTA                                   (default 128)
@@ -44,12 +44,13 @@
 //
 // Why these defaults: the binding constraint is 255 registers per thread with zero spills.
 // A warp with 32 rows holds its O accumulator (32 x D fp32 = D registers per lane) and its S
-// tile (BLOCK_N registers per lane) at once.
-//   D=128: O alone is 128 registers, so S gets 32 keys (BLOCK_N = 32) and Q (64 more registers)
-//          is re-read from shared memory each tile. FlashAttention-2's own 128 x 64 tile for
-//          d=128 compiles to 255 registers with ~170 B of spills; 128 x 32 is the largest
-//          tile that compiles clean here (FA2 uses the same 128 x 32 on sm86/sm89).
-//   D=64:  O is 64 registers, S with 64 keys another 64, and Q in registers 32: it fits.
+// tile (BLOCK_N registers per lane) at once, plus operand fragments in flight.
+//   D=128: O alone is 128 registers, so S gets 32 keys (BLOCK_N = 32, ~242 registers) and Q
+//          (64 more registers) is re-read from shared memory each tile. 128 x 48 fits at
+//          exactly 255; 128 x 64, FlashAttention-2's tile for d=128 on sm80/sm90, spills in the
+//          causal variant here (FA2 itself reports ~170 B of spills for it); FA2 uses 128 x 32
+//          for d=128 on sm86/sm89.
+//   D=64:  O is 64 registers, S with 64 keys another 64, and Q in registers 32 (~230 total).
 //
 // Shared memory per CTA (no padding; all tiles [rows][D] 16-bit, swizzled):
 //   Q [BLOCK_M][D] + 2 stages x (K [BLOCK_N][D] + V [BLOCK_N][D])
@@ -137,8 +138,7 @@ struct Config {
   static_assert(BM % WARPS == 0 && WM % 16 == 0, "each warp must own whole m16 atoms");
   static_assert(BN % 16 == 0, "BLOCK_N must be a multiple of 16 (k16 steps of P·V)");
   static_assert(CHUNKS % 8 == 0, "the swizzle permutes groups of 8 chunks (128-byte rows)");
-  static_assert(THREADS % CHUNKS == 0 && (THREADS / CHUNKS) % 8 == 0,
-                "a copy pass must cover whole rows, a multiple of 8 of them");
+  static_assert(THREADS % CHUNKS == 0, "a copy pass must cover whole rows");
   static_assert(BM % (THREADS / CHUNKS) == 0 && BN % (THREADS / CHUNKS) == 0,
                 "tiles must split evenly into copy passes");
   static_assert(SMEM_BYTES <= 227 * 1024, "tile configuration exceeds 227 KB of shared memory");
@@ -271,7 +271,8 @@ __device__ __forceinline__ void load_tile(uint32_t s_tile, const typename C::T* 
 #pragma unroll
   for (int i = 0; i < ROWS / kRowsPerPass; ++i) {
     const bool valid = i * kRowsPerPass < rows_left;
-    // kRowsPerPass is a multiple of 8, so every pass has the same (row & 7) and swizzle.
+    // With the defaults kRowsPerPass is a multiple of 8, so the swizzle term folds to a
+    // constant and each pass is one immediate offset.
     cp_async_16(s_tile + swizzle<C::CHUNKS>(r + i * kRowsPerPass, chunk),
                 valid ? src : g_head, valid);
     src += pass_stride;
@@ -397,17 +398,25 @@ __device__ __forceinline__ void apply_mask(float (&s)[C::MT][C::NT][4], int q_ro
 }
 
 // Online softmax on one tile: update the running max, turn S into P = exp2(S*c - m), rescale
-// the running sum and output by exp2(m_old - m_new), and round P to the MMA input type.
+// the running sum and output by alpha = exp2(m_old - m_new), and round P to the MMA input type.
 // A row's BN scores are spread over the 4 lanes of a quad (same g), so the max needs two
 // xor-shuffles; the sum does not: each lane keeps a partial sum, and since all four lanes
 // apply the same rescale factors, the partials are simply added once, in the epilogue.
 //
 // P is packed as soon as it is produced: p[mt][nt][h] holds the pair (row g + 8h, keys
 // nt*8 + 2t, +1), i.e. accumulator registers c[2h], c[2h+1] of n-tile nt, in one register.
+//
+// Rescaling O costs one FMUL per accumulator, D/2 * MT per lane: for d=128 with 32-key tiles
+// that is as many instructions as the tile has MMAs. When no row of the warp raised its max,
+// every alpha is exactly 1, so the warp votes and skips the multiply: an exact shortcut taken
+// more often as the running maxima settle, and a warp-uniform branch. Keeping the rescale out
+// of the P·V overlap also lowers the register peak.
 template <class C>
 __device__ __forceinline__ void online_softmax(const float (&s)[C::MT][C::NT][4],
                                                uint32_t (&p)[C::MT][C::NT][2], WarpState<C>& st,
                                                float scale_log2) {
+  float alpha[C::MT][2];
+  bool rescale = false;
 #pragma unroll
   for (int mt = 0; mt < C::MT; ++mt)
 #pragma unroll
@@ -425,7 +434,8 @@ __device__ __forceinline__ void online_softmax(const float (&s)[C::MT][C::NT][4]
       // (-inf) - (-inf) = NaN out (p = 0 and alpha = 0 then). Key tiles run from 0 upwards
       // and key 0 is visible to every row, so this is a guard, not a path taken.
       const float m_use = m_new == -INFINITY ? 0.f : m_new;
-      const float alpha = fast_exp2f(m_old - m_use);
+      alpha[mt][h] = fast_exp2f(m_old - m_use);
+      rescale |= m_new != m_old;
       st.m[mt][h] = m_new;
 
       float sum = 0.f;
@@ -436,13 +446,17 @@ __device__ __forceinline__ void online_softmax(const float (&s)[C::MT][C::NT][4]
         sum += p0 + p1;
         p[mt][nt][h] = pack2<typename C::T>(p0, p1);
       }
-      st.l[mt][h] = st.l[mt][h] * alpha + sum;
-#pragma unroll
-      for (int dt = 0; dt < C::DT; ++dt) {
-        st.o[mt][dt][2 * h] *= alpha;
-        st.o[mt][dt][2 * h + 1] *= alpha;
-      }
+      st.l[mt][h] = st.l[mt][h] * alpha[mt][h] + sum;
     }
+
+  if (__any_sync(0xffffffffu, rescale)) {
+#pragma unroll
+    for (int mt = 0; mt < C::MT; ++mt)
+#pragma unroll
+      for (int dt = 0; dt < C::DT; ++dt)
+#pragma unroll
+        for (int i = 0; i < 4; ++i) st.o[mt][dt][i] *= alpha[mt][i / 2];
+  }
 }
 
 // O += P·V, with P straight from registers. For keys 16kk..16kk+15 the m16n8k16 A fragment is
@@ -488,14 +502,23 @@ attn_fwd_mma_kernel(const AttnParams p) {
   const int lane = tid % 32;
   const int warp_row0 = warp * C::WM;  // first CTA-local query row of this warp
 
-  // CTA -> (batch*head, query tile). (b, h) varies fastest and query tiles are visited last to
-  // first: under causal masking the long rows (last tiles) start first and the short ones fill
-  // the tail of the grid, instead of one long tile starting last. The host guarantees
-  // B * H * num_m_tiles < 2^31, so 32-bit unsigned division is exact.
+  // CTA -> (batch*head, query tile). The host guarantees B * H * num_m_tiles < 2^31, so
+  // 32-bit unsigned division is exact.
+  //   Causal: (b, h) varies fastest and query tiles run last to first, so the longest CTAs
+  //     (last query tiles, the most keys) of every head start first and the grid's tail is
+  //     made of the shortest ones, instead of a long tile starting last.
+  //   Non-causal: every CTA has the same work, so optimise for L2 instead: query tiles vary
+  //     fastest, and the CTAs resident at any time cover a few heads whose K/V stay in L2.
   const unsigned bh_count = unsigned(p.B) * unsigned(p.H);
-  const int num_m_tiles = attn::ceil_div(p.S_q, C::BM);
-  const int bh = int(blockIdx.x % bh_count);
-  const int m_tile = num_m_tiles - 1 - int(blockIdx.x / bh_count);
+  const unsigned num_m_tiles = unsigned(attn::ceil_div(p.S_q, C::BM));
+  int bh, m_tile;
+  if (CAUSAL) {
+    bh = int(blockIdx.x % bh_count);
+    m_tile = int(num_m_tiles - 1 - blockIdx.x / bh_count);
+  } else {
+    m_tile = int(blockIdx.x % num_m_tiles);
+    bh = int(blockIdx.x / num_m_tiles);
+  }
   const int b = bh / p.H, h = bh % p.H;
   const int m0 = m_tile * C::BM;
 

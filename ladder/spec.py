@@ -126,7 +126,9 @@ SCHEMA = Map({
         "timeout_s": Float(default=1800.0, min=1.0),
         "workloads_from": Str(default=None, doc="take another phase's workloads first"),
         "workloads": List(shape_node(with_name=True), default=[]),
-        "config": Str(default=None, doc="which build config is timed; default the first"),
+        "config": Str(default=None, doc="which build config is the candidate; default the first"),
+        "also_time": List(Str(), default=[], unique=True,
+                          doc="other build configs timed in the same run, for tuning (no targets)"),
         "baselines": List(Str(choices=SDPA_BASELINES), default=["sdpa_flash", "sdpa_cudnn", "sdpa_efficient"],
                           unique=True),
         "targets": List(Map({
@@ -281,6 +283,9 @@ def _resolve(spec, text):
         fail("build.configs", "configuration names must be unique")
     if perf["config"] is not None and perf["config"] not in configs:
         fail("performance.config", f"no build config named {perf['config']!r}; have {configs}")
+    for name in perf["also_time"]:
+        if name not in configs:
+            fail("performance.also_time", f"no build config named {name!r}; have {configs}")
     for i, t in enumerate(perf["targets"]):
         vs = t["vs"]
         known = vs in SDPA_BASELINES or vs in ("sdpa_best", "sdpa_default")

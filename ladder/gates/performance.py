@@ -12,6 +12,8 @@ from . import Result, summarize_failures
 
 def _libs(spec):
     libs = {spec.name: str(artifacts(spec, spec.perf_config["name"])["lib"])}
+    for name in spec.section("performance")["also_time"]:
+        libs[f"{spec.name}[{name}]"] = str(artifacts(spec, name)["lib"])
     for t in spec.section("performance")["targets"]:
         other = spec.dir.parent / t["vs"]
         if (other / "gate.yaml").is_file() and t["vs"] not in libs:

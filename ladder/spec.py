@@ -158,7 +158,7 @@ SCHEMA = Map({
         "thresholds": Map({
             "min_tensor_pipe_pct": Float(default=None, min=0.0),
             "min_achieved_occupancy_pct": Float(default=None, min=0.0),
-            "max_smem_bank_conflicts_per_request": Float(default=None, min=0.0),
+            "max_smem_bank_conflict_fraction": Float(default=None, min=0.0),
         }, default={}),
     }, default=None),
 })

@@ -15,7 +15,10 @@ _HAZARDS = re.compile(r"RACECHECK SUMMARY: (\d+) hazard")
 
 def sanitizer_command(tool, driver, shape):
     args = [str(shape[k]) for k in ("B", "H", "S_q", "S_k", "D")] + [shape["dtype"], str(int(shape["causal"])), "1"]
-    extra = ["--racecheck-report", "hazard"] if tool == "racecheck" else []
+    # memcheck: a padding buffer after every allocation, so a read just past one tensor's end is
+    # flagged even where the allocator put the next tensor right behind it (the oob_read
+    # control passed memcheck without it: K's over-read landed in V).
+    extra = {"racecheck": ["--racecheck-report", "hazard"], "memcheck": ["--padding", "512"]}.get(tool, [])
     return [find("compute-sanitizer"), "--tool", tool, "--error-exitcode", "99", "--print-limit", "10",
             *extra, str(driver), *args]
 

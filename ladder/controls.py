@@ -53,16 +53,23 @@ def run_control(control_dir, echo=print):
     return row
 
 
-def write_table(rows, directory):
+def render_table(rows):
+    """Markdown: control x expected gate x observed gate x reason."""
+    def cell(text):
+        return " ".join(str(text).split()).replace("|", "\\|")
+
     lines = ["| control | defect | expected gate | observed gate | match | reason |", "|---|---|---|---|---|---|"]
     for r in rows:
         mark = {True: "yes", False: "**NO**", None: "blocked"}[r["match"]]
-        reason = r["reason"].replace("|", "\\|")
-        lines.append(f"| {r['control']} | {r['defect']} | {r['expected_gate']} | "
-                     f"{r['observed_gate'] or '-'} ({r['observed_status']}) | {mark} | {reason} |")
+        lines.append(f"| {r['control']} | {cell(r['defect'])} | {r['expected_gate']} | "
+                     f"{r['observed_gate'] or '-'} ({r['observed_status']}) | {mark} | {cell(r['reason'])} |")
+    return "\n".join(lines) + "\n"
+
+
+def write_table(rows, directory):
     evidence.atomic_write(Path(directory) / "controls.json",
                           json.dumps({"generated": evidence.now(), "rows": rows}, indent=1) + "\n")
-    evidence.atomic_write(Path(directory) / "controls.md", "\n".join(lines) + "\n")
+    evidence.atomic_write(Path(directory) / "controls.md", render_table(rows))
 
 
 def main(only=None, build_only=False):

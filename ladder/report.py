@@ -118,9 +118,13 @@ def render_device(device, specs):
         lines += [f"![performance]({device.name}/{plot.name})", ""]
     lines += ["### Performance, each phase against the baselines measured in its own run", ""]
     lines += _perf_tables(device, specs)
-    controls = device / "controls.md"
+    controls = device / "controls.json"
     if controls.is_file():
-        lines += ["### Negative controls", "", controls.read_text(), ""]
+        from .controls import render_table
+        rows = json.loads(controls.read_text())["rows"]
+        matched = sum(1 for r in rows if r["match"])
+        lines += ["### Negative controls", "", f"{matched} of {len(rows)} controls rejected by the expected gate "
+                  "for the expected reason.", "", render_table(rows)]
     cal = device / "calibration.json"
     if cal.is_file():
         c = json.loads(cal.read_text())

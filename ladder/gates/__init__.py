@@ -23,6 +23,25 @@ class Context:
         return self.probe.get("available", False)
 
 
+def run_per_config(spec, task, timeout_s, result, failures):
+    """Runs a GPU task's worker once per build configuration, each in its own watched child.
+    Yields (config name, worker result) for those that delivered one; the others (a fault, a
+    hang, a crash) are recorded as failures with the reason and skipped."""
+    from ..build.buildfile import artifacts
+    from ..child import run_worker
+    for config in spec.data["build"]["configs"]:
+        name = config["name"]
+        outcome = run_worker(task, timeout_s, spec_dir=str(spec.dir), config=name,
+                             lib=str(artifacts(spec, name)["lib"]))
+        result.log.append(f"== config {name}: {task}\n{outcome.output}")
+        if outcome.result is None:
+            why = outcome.describe(timeout_s)
+            failures.append(f"{name}: {why}")
+            result.measurements[name] = {"ok": False, "error": why, "output_tail": outcome.tail()}
+            continue
+        yield name, outcome.result
+
+
 def summarize_failures(failures, limit=3):
     """One line from a list of failure strings: the first few, and how many more."""
     if not failures:

@@ -1,24 +1,14 @@
 """Gate 4, correctness: the shape matrix x trials of ladder/gpu/correctness_body.py (its docstring
 states the method and the tolerance), in a watched child per configuration."""
-from ..build.buildfile import artifacts
-from ..child import run_worker
-from . import Result, summarize_failures
+from . import Result, run_per_config, summarize_failures
 
 
 def run(ctx):
     spec = ctx.spec
     c = spec.section("correctness")
     result, failures, total = Result("pass", ""), [], 0
-    for config in spec.data["build"]["configs"]:
-        name = config["name"]
-        outcome = run_worker("correctness", c["timeout_s"], spec_dir=str(spec.dir), config=name,
-                             lib=str(artifacts(spec, name)["lib"]))
-        result.log.append(f"== config {name}\n{outcome.output}")
-        if outcome.result is None:
-            failures.append(f"{name}: {outcome.describe(c['timeout_s'])}")
-            result.measurements[name] = {"error": outcome.describe(c["timeout_s"]), "output_tail": outcome.tail()}
-            continue
-        groups = outcome.result["groups"]
+    for name, delivered in run_per_config(spec, "correctness", c["timeout_s"], result, failures):
+        groups = delivered["groups"]
         result.measurements[name] = {"groups": groups}
         for g in groups:
             total += g["trials"]

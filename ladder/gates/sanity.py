@@ -4,10 +4,10 @@ small shape, where torch is not in the way and reads past a tensor's exact end a
 import re
 
 from ..build.buildfile import artifacts
-from ..child import run_watched, run_worker
+from ..child import run_watched
 from ..spec import shape_label
 from ..tools import find
-from . import Result, summarize_failures
+from . import Result, run_per_config, summarize_failures
 
 _ERRORS = re.compile(r"ERROR SUMMARY: (\d+) error")
 _HAZARDS = re.compile(r"RACECHECK SUMMARY: (\d+) hazard")
@@ -43,23 +43,15 @@ def run(ctx):
     spec = ctx.spec
     section = spec.section("sanity")
     result, failures = Result("pass", ""), []
-    for config in spec.data["build"]["configs"]:
-        name = config["name"]
-        art = artifacts(spec, name)
-        outcome = run_worker("sanity", section["timeout_s"], spec_dir=str(spec.dir), config=name, lib=str(art["lib"]))
-        result.log.append(f"== config {name}: hygiene checks\n{outcome.output}")
-        entry = {}
-        if outcome.result is None:
-            failures.append(f"{name}: {outcome.describe(section['timeout_s'])}")
-            entry["error"] = outcome.describe(section["timeout_s"])
-        else:
-            entry["shapes"] = outcome.result["shapes"]
-            for row in entry["shapes"]:
-                failures += [f"{name} at {shape_label(row['shape'])}: {p}" for p in row["problems"]]
+    for name, delivered in run_per_config(spec, "sanity", section["timeout_s"], result, failures):
+        driver = artifacts(spec, name)["driver"]
+        entry = {"shapes": delivered["shapes"]}
+        for row in entry["shapes"]:
+            failures += [f"{name} at {shape_label(row['shape'])}: {p}" for p in row["problems"]]
         san = section["sanitizer"]
         entry["sanitizer"] = {}
         for tool in san["tools"]:
-            cmd = sanitizer_command(tool, art["driver"], san["shape"])
+            cmd = sanitizer_command(tool, driver, san["shape"])
             out = run_watched(cmd, san["timeout_s"])
             clean, line = parse_sanitizer(tool, out)
             entry["sanitizer"][tool] = {"clean": clean, "findings": line, "shape": san["shape"]}

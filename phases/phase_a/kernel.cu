@@ -175,6 +175,16 @@ template <typename T, int D> int launch(const AttnParams& p, cudaStream_t stream
   return cudaGetLastError();
 }
 
+bool rows_are_aligned(const AttnParams& p) {
+  // 16-byte vector loads need every row start 16-byte aligned.
+  const auto aligned = [](const void* ptr, int64_t sb, int64_t sh, int64_t ss) {
+    return reinterpret_cast<uintptr_t>(ptr) % 16 == 0 && sb % 8 == 0 && sh % 8 == 0 && ss % 8 == 0;
+  };
+  return aligned(p.q, p.q_stride_b, p.q_stride_h, p.q_stride_s) &&
+         aligned(p.k, p.k_stride_b, p.k_stride_h, p.k_stride_s) &&
+         aligned(p.v, p.v_stride_b, p.v_stride_h, p.v_stride_s);
+}
+
 }  // namespace
 
 ATTN_DEFINE_ABI_VERSION
@@ -184,8 +194,7 @@ ATTN_EXPORT int attn_smem_bytes(int head_dim, int /*dtype*/) {
 }
 
 ATTN_EXPORT int attn_fwd(const AttnParams* p, cudaStream_t stream) {
-  if (!attn::params_are_valid(p) || !attn::rows_are_16b_aligned(p)) return cudaErrorInvalidValue;
-  if (p->H > 65535 || p->B > 65535) return cudaErrorInvalidValue;  // grid.y and grid.z limits
+  if (!attn::params_are_valid(p) || !rows_are_aligned(*p)) return cudaErrorInvalidValue;
   const bool half = p->dtype == ATTN_FP16;
   switch (p->D) {
     case 64: return half ? launch<__half, 64>(*p, stream) : launch<__nv_bfloat16, 64>(*p, stream);

@@ -253,11 +253,16 @@ template <typename T, int D> int launch_typed(const AttnParams& p, cudaStream_t 
 }
 
 // What this kernel supports: valid parameters, D 64 or 128, a grid that fits, and every row of
-// q, k, v and o 16-byte aligned (the staging loads are 16-byte vectors).
+// q, k and v 16-byte aligned (the staging loads are 16-byte vectors).
 inline bool supported(const AttnParams* p) {
   if (!attn::params_are_valid(p) || (p->D != 64 && p->D != 128)) return false;
   if (p->H > 65535 || p->B > 65535) return false;
-  return attn::rows_are_16b_aligned(p);
+  const auto aligned = [](const void* ptr, int64_t sb, int64_t sh, int64_t ss) {
+    return reinterpret_cast<uintptr_t>(ptr) % 16 == 0 && sb % 8 == 0 && sh % 8 == 0 && ss % 8 == 0;
+  };
+  return aligned(p->q, p->q_stride_b, p->q_stride_h, p->q_stride_s) &&
+         aligned(p->k, p->k_stride_b, p->k_stride_h, p->k_stride_s) &&
+         aligned(p->v, p->v_stride_b, p->v_stride_h, p->v_stride_s);
 }
 
 // Launches on `stream`; the parameters must be supported().

@@ -2,6 +2,7 @@
 phase_a against itself `repeats` times (SAME or AMBIGUOUS must come out at the required rate)
 and phase_a on 5% more heads against phase_a (SLOWER at the required rate). Evidence:
 evidence/<device>/calibration.json with every raw sample, so check-evidence recomputes the rates."""
+import json
 from pathlib import Path
 
 import yaml
@@ -47,7 +48,6 @@ def main():
     rec = {"schema": evidence.SCHEMA_VERSION, "kind": "calibration", "status": "pass" if ok else "fail",
            "config": cfg, "rates": r, "raw": outcome.result, "git": git_state(), "env": environment(),
            "started": started, "finished": evidence.now()}
-    import json
     evidence.atomic_write(EVIDENCE / device_name() / "calibration.json", json.dumps(rec, indent=1) + "\n")
     print(f"calibrate: self SAME/AMBIGUOUS {r['self_same_or_ambiguous_rate']:.0%} (need "
           f"{need['self_same_or_ambiguous_rate']:.0%}); 5% heavier SLOWER {r['heavier_slower_rate']:.0%} "

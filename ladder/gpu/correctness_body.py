@@ -52,13 +52,12 @@ def trial(kernel, shape, seed, t, k_factor, lse_atol):
     return row
 
 
-def describe_failure(shape, row):
+def describe_failure(shape, row, lse_atol):
+    head = f"{shape_label(shape)} trial {row['trial']} (seed {row['seed']})"
     if row["err"] <= row["tol"]:
-        return (f"{shape_label(shape)} trial {row['trial']} (seed {row['seed']}): log-sum-exp error "
-                f"{row['lse_err']:.3g} > {row.get('lse_atol', 'lse_atol')}")
-    where = "(b,h,s,d)"
-    return (f"{shape_label(shape)} trial {row['trial']} (seed {row['seed']}): {row['n_bad']} of {row['n_elements']} "
-            f"elements over tolerance {row['tol']:.3g}, first at {where}={row['first_bad']}, worst "
+        return f"{head}: log-sum-exp error {row['lse_err']:.3g} > lse_atol {lse_atol:g}"
+    return (f"{head}: {row['n_bad']} of {row['n_elements']} elements over tolerance {row['tol']:.3g}, "
+            f"first at (b,h,s,d)={row['first_bad']}, worst "
             f"{row['err']:.3g} at {row['worst_at']} (kernel {row['worst_kernel']:.5g}, ref {row['worst_ref']:.5g})"
             + (f"; {row['n_unwritten']} never written" if row["n_unwritten"] else ""))
 
@@ -82,7 +81,6 @@ def run(job):
                     "shape": shape, "label": shape_label(shape), "trials": len(rows), "failed": len(fails),
                     "max_err": max(r["err"] for r in rows), "max_err_sdpa": max(r["err_sdpa"] for r in rows),
                     "worst_err_over_tol": worst["err"] / worst["tol"], "max_lse_err": max(r["lse_err"] for r in rows),
-                    "failures": [dict(r, lse_atol=c["lse_atol"], message=describe_failure(shape, dict(r, lse_atol=c["lse_atol"])))
-                                 for r in fails[:5]],
+                    "failures": [dict(r, message=describe_failure(shape, r, c["lse_atol"])) for r in fails[:5]],
                 })
     return {"groups": groups}

@@ -84,7 +84,7 @@ def recompute_performance(rec):
     return problems
 
 
-def _spec_dir(rec, path):
+def _spec_dir(rec):
     if rec.get("kind") == "control":
         return CONTROLS / rec["phase"]
     return PHASES / rec["phase"]
@@ -122,7 +122,7 @@ def check_tree(root=EVIDENCE):
         invalid += [f"{rel}: {p}" for p in problems]
         if problems:
             continue
-        spec_dir = _spec_dir(rec, path)
+        spec_dir = _spec_dir(rec)
         if not (spec_dir / "gate.yaml").is_file():
             stale.append(f"{rel}: its phase {spec_dir.name} no longer exists")
             continue

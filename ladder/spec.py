@@ -14,7 +14,7 @@ SDPA_BASELINES = ("sdpa_flash", "sdpa_cudnn", "sdpa_efficient", "sdpa_math")
 GATES = ("build", "launch", "sanity", "correctness", "performance", "profile")
 
 
-def _shape_post(with_dtype, with_name):
+def _shape_post(with_name):
     def post(m, key):
         s = m.pop("S")
         if s is not None:
@@ -40,7 +40,7 @@ def shape_node(with_dtype=True, with_name=False, default=REQUIRED):
         fields["causal"] = Bool(default=False)
     if with_name:
         fields["name"] = Str(default=None, pattern=r"[A-Za-z0-9_.-]+")
-    return Map(fields, default=default, post=_shape_post(with_dtype, with_name))
+    return Map(fields, default=default, post=_shape_post(with_name))
 
 
 def workload_name(w):

@@ -56,9 +56,12 @@ def ratio_ci(a, b, confidence=CONFIDENCE, n_resamples=N_RESAMPLES, seed=SEED):
     return float(res.confidence_interval.low), float(res.confidence_interval.high)
 
 
+def _delta_from_u(u, n1, n2):
+    return float(2.0 * u / (n1 * n2) - 1.0)
+
+
 def cliffs_delta(a, b):
-    u = stats.mannwhitneyu(a, b, alternative="two-sided").statistic
-    return float(2.0 * u / (len(a) * len(b)) - 1.0)
+    return _delta_from_u(stats.mannwhitneyu(a, b, alternative="two-sided").statistic, len(a), len(b))
 
 
 def compare(a, b, band=SAME_BAND, alpha=ALPHA, min_effect=MIN_EFFECT):
@@ -67,7 +70,7 @@ def compare(a, b, band=SAME_BAND, alpha=ALPHA, min_effect=MIN_EFFECT):
     ratio = float(np.median(a) / np.median(b))
     lo, hi = ratio_ci(a, b)
     test = stats.mannwhitneyu(a, b, alternative="two-sided")
-    delta = float(2.0 * test.statistic / (a.size * b.size) - 1.0)
+    delta = _delta_from_u(test.statistic, a.size, b.size)
     p = float(test.pvalue)
     if lo >= 1 - band and hi <= 1 + band:
         verdict = "SAME"

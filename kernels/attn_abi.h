@@ -1,5 +1,7 @@
 // The launch ABI every phase's kernel.cu implements. Plain C so the harness can mirror it
-// with ctypes; ladder/abi.py holds the Python mirror and must change with this file.
+// with ctypes: ladder/abi.py holds the mirror of AttnParams and reads ATTN_ABI_VERSION and the
+// dtype codes from this file; tests/test_abi.py compiles a probe with nvcc and checks that the
+// mirror's size and field offsets match this struct.
 #pragma once
 #include <stdint.h>
 #include <cuda_runtime.h>
@@ -8,10 +10,17 @@
 
 enum AttnDtype { ATTN_FP16 = 0, ATTN_BF16 = 1 };
 
-// Tensors are [B, H, S, D] with any batch/head/row strides (in elements) and unit stride in D.
+// Tensors are [B, H, S, D] with any batch/head/row strides (in elements, 64-bit: a batch
+// stride may exceed 2^31) and unit stride in D. Every row starts 16-byte aligned: base
+// pointers are 16-byte aligned and every stride is a multiple of 8 elements. A kernel returns
+// cudaErrorInvalidValue for anything it does not support and never computes a wrong answer
+// instead. Any B, H, S_q, S_k >= 1 (B or H may exceed 65535). Rows outside [0, S) of a view
+// are not part of the tensor: they may hold anything (NaN included) and must not be written.
 // o has the dtype of q/k/v. lse, when not NULL, is a contiguous fp32 [B, H, S_q] log-sum-exp
 // of the scaled scores (natural log), as needed by a backward pass.
 // Causal masking is top-left aligned, as torch's is_causal: query i sees keys j <= i.
+// A call runs on `stream` alone (ordered after the work before it on that stream, complete
+// for the work after it), may be captured into a CUDA graph, and is deterministic.
 typedef struct AttnParams {
   const void* q;
   const void* k;

@@ -1,5 +1,6 @@
 // Device and host helpers shared by every phase. Nothing here is tuned for one phase.
 #pragma once
+#include <cstdint>
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
 #include "attn_abi.h"
@@ -32,6 +33,19 @@ inline bool params_are_valid(const AttnParams* p) {
   if (p->B < 1 || p->H < 1 || p->S_q < 1 || p->S_k < 1) return false;
   if (p->dtype != ATTN_FP16 && p->dtype != ATTN_BF16) return false;
   return p->softmax_scale > 0.f;
+}
+
+// True when every row of q, k, v and o starts 16-byte aligned (base pointers 16-byte aligned,
+// every stride a multiple of 8 two-byte elements): what the ABI promises a kernel, and what
+// 16-byte vector loads, cp.async and TMA need. A kernel refuses anything else.
+inline bool rows_are_16b_aligned(const AttnParams* p) {
+  const auto ok = [](const void* ptr, int64_t sb, int64_t sh, int64_t ss) {
+    return reinterpret_cast<uintptr_t>(ptr) % 16 == 0 && sb % 8 == 0 && sh % 8 == 0 && ss % 8 == 0;
+  };
+  return ok(p->q, p->q_stride_b, p->q_stride_h, p->q_stride_s) &&
+         ok(p->k, p->k_stride_b, p->k_stride_h, p->k_stride_s) &&
+         ok(p->v, p->v_stride_b, p->v_stride_h, p->v_stride_s) &&
+         ok(p->o, p->o_stride_b, p->o_stride_h, p->o_stride_s);
 }
 
 // Element offset of row s of head (b, h) for a tensor with the given strides.

@@ -1,108 +1,131 @@
-"""check-evidence: validates every committed evidence file, recomputes every statistic from the
-raw samples it carries, and lists evidence that is stale because its sources changed.
-Invalid or inconsistent evidence fails (exit 1); stale evidence is listed (and fails with
---strict)."""
+"""check-evidence: every committed evidence file, whatever its kind, is {inputs, raw, derived,
+meta}. For each: the structure; the inputs hash recomputes from the recorded inputs; derived
+recomputes exactly from raw and inputs with the kind's own derive() (numpy and scipy versions
+recorded beside it); no blocked status; files that restate others (reproduce, controls) agree
+with them. Evidence whose inputs no longer hash to today's sources is listed as stale (it fails
+with --strict). Reads evidence and pure derive functions only: no runner, no build code."""
 import json
-import math
 from pathlib import Path
 
-from . import perf_analysis
-from .calibration import rates
+from . import evidence, freshness
+from .environment import nvcc_version, versions
 from .errors import LadderError
-from .evidence import STATUSES
-from .layout import CONTROLS, EVIDENCE, PHASES
-from .sourcehash import source_hash
-from .spec import GATES, load_spec
-from .stats import summary
+from .layout import CONTROLS, EVIDENCE, PHASES, control_dirs
+from .registry import derive_fn
+from .spec import GATES, load_expect, load_spec
 
-REQUIRED = {"schema": int, "kind": str, "phase": str, "gate": str, "status": str, "reason": str,
-            "source_hash": str, "sources": dict, "harness_version": str, "git": dict, "env": dict,
-            "measurements": dict, "started": str, "finished": str}
-REL_TOL = 1e-9
-CI_REL_TOL = 5e-3  # bootstrap intervals may move slightly across scipy versions; seeds are fixed
+REQUIRED = {"schema": int, "kind": str, "name": str, "inputs": dict, "raw": dict, "derived": dict, "meta": dict}
 
 
-def _close(a, b, tol):
-    if a is None or b is None:
-        return a is b
-    return math.isclose(a, b, rel_tol=tol, abs_tol=1e-12)
+def _diff(a, b, path="derived", out=None, limit=4):
+    """Paths where two JSON values differ (the first few)."""
+    out = [] if out is None else out
+    if len(out) >= limit:
+        return out
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b)):
+            if k not in a or k not in b:
+                out.append(f"{path}.{k}: {'missing' if k not in b else 'unexpected'}")
+            else:
+                _diff(a[k], b[k], f"{path}.{k}", out, limit)
+    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            _diff(x, y, f"{path}[{i}]", out, limit)
+    elif a != b:
+        out.append(f"{path}: stored {json.dumps(b)[:80]} != recomputed {json.dumps(a)[:80]}")
+    return out
 
 
-def validate_record(rec, path):
-    problems = []
-    for key, typ in REQUIRED.items():
-        if key not in rec:
-            problems.append(f"missing key {key}")
-        elif not isinstance(rec[key], typ):
-            problems.append(f"{key} should be {typ.__name__}")
+def device_of(path, root):
+    return Path(path).relative_to(root).parts[0]
+
+
+def validate(rec, path, root):
+    """Problems that make a file invalid."""
+    problems = [f"{k} should be {t.__name__}" for k, t in REQUIRED.items() if not isinstance(rec.get(k), t)]
     if problems:
         return problems
-    if rec["status"] not in STATUSES:
-        problems.append(f"unknown status {rec['status']!r}")
-    if rec["gate"] not in GATES or path.stem != rec["gate"]:
-        problems.append(f"gate {rec['gate']!r} does not match file name {path.name}")
-    if rec["phase"] != path.parent.name:
-        problems.append(f"phase {rec['phase']!r} does not match folder {path.parent.name}")
-    if rec["status"] == "blocked":
+    if rec["schema"] != evidence.SCHEMA_VERSION:
+        return [f"schema {rec['schema']}, this harness reads {evidence.SCHEMA_VERSION}"]
+    kind = rec["kind"]
+    if kind not in evidence.KINDS:
+        return [f"unknown kind {kind!r}"]
+    if kind == "gate":
+        if rec.get("gate") not in GATES or path.stem != rec["gate"]:
+            problems.append(f"gate {rec.get('gate')!r} does not match file name {path.name}")
+        if rec.get("phase") != path.parent.name:
+            problems.append(f"phase {rec.get('phase')!r} does not match folder {path.parent.name}")
+    elif path.stem != kind:
+        problems.append(f"a {kind} record must be named {kind}.json")
+    hashed = {k: rec["inputs"][k] for k in freshness.HASHED if k in rec["inputs"]}
+    if freshness.finish(dict(hashed))["hash"] != rec["inputs"].get("hash"):
+        problems.append("inputs hash does not recompute from the recorded inputs")
+    if rec["derived"].get("status") == "blocked":
         problems.append("blocked evidence must never be committed (it belongs in .ladder-run/)")
-    if rec["gate"] == "performance" and rec["status"] in ("pass", "fail") and "workloads" in rec["measurements"]:
-        problems += recompute_performance(rec)
+    try:
+        again = evidence.canonical(derive_fn(kind, rec.get("gate"))(rec["raw"], rec["inputs"]))
+    except Exception as e:
+        return problems + [f"derive failed on the stored raw data: {type(e).__name__}: {e}"]
+    diffs = _diff(again, rec["derived"])
+    if diffs:
+        note = ""
+        if rec["meta"].get("versions", {}) != versions():
+            note = f" (recorded with {rec['meta'].get('versions')}, checked with {versions()})"
+        problems += [d + note for d in diffs]
+    if kind == "reproduce":
+        problems += _reproduce_cross_check(rec, path)
     return problems
 
 
-def recompute_performance(rec):
-    m = rec["measurements"]
-    problems = []
-    candidate = rec["phase"]
-    atol = rec["thresholds"]["timing"]["recheck_atol"]
-    redone = []
-    for w in m["workloads"]:
-        raw = {k: w[k] for k in ("workload", "samples_us", "low_clock", "rechecks", "clocks", "rounds", "stopped_on")}
-        raw.update(default_backend=w["default_backend"], unsupported=w["unsupported"],
-                   graph_us={n: k.get("graph_per_call_us") for n, k in w["kernels"].items()}
-                   if any(k.get("graph_per_call_us") for k in w["kernels"].values()) else None)
-        again = perf_analysis.analyze_workload(raw, candidate, m["peaks"], m["ceilings"], atol)
-        redone.append(again)
-        for name, k in w["kernels"].items():
-            s = summary(w["samples_us"][name])
-            for key in ("median", "q1", "q3", "iqr", "n"):
-                if not _close(s[key], k[key], REL_TOL):
-                    problems.append(f"{w['name']}/{name}: stored {key} {k[key]} != recomputed {s[key]}")
-        for name, c in w["comparisons"].items():
-            r = again["comparisons"][name]
-            if not _close(r["ratio"], c["ratio"], REL_TOL):
-                problems.append(f"{w['name']} vs {name}: stored ratio {c['ratio']} != recomputed {r['ratio']}")
-            if not all(_close(a, b, CI_REL_TOL) for a, b in zip(r["ci"], c["ci"])):
-                problems.append(f"{w['name']} vs {name}: stored CI {c['ci']} != recomputed {r['ci']}")
-            if r["verdict"] != c["verdict"]:
-                problems.append(f"{w['name']} vs {name}: stored verdict {c['verdict']} != recomputed {r['verdict']}")
-        if bool(again["problems"]) != bool(w["problems"]):
-            problems.append(f"{w['name']}: stored guard findings {w['problems']} != recomputed {again['problems']}")
-    targets = perf_analysis.evaluate_targets(rec["thresholds"]["targets"], redone)
-    if [t["met"] for t in targets] != [t["met"] for t in m.get("targets", [])]:
-        problems.append("target outcomes do not recompute to the stored ones")
-    return problems
+def _reproduce_cross_check(rec, path):
+    from .gates.reproduce import table
+    out = []
+    for phase, pair in rec["raw"].get("phases", {}).items():
+        for side, file in (("committed", path.parent / phase / "performance.json"),
+                           ("rerun", path.parent / "reproduce" / phase / "performance.json")):
+            other = evidence.read(file)
+            if other is None or evidence.canonical(table(other["derived"])) != pair[side]:
+                out.append(f"{phase}: the {side} table does not match {file.relative_to(path.parent)}")
+    return out
 
 
-def _spec_dir(rec):
-    if rec.get("kind") == "control":
-        return CONTROLS / rec["phase"]
-    return PHASES / rec["phase"]
-
-
-def check_calibration(path):
-    rec = json.loads(path.read_text())
-    r = rates(rec["raw"])
-    problems = []
-    for key in ("self_same_or_ambiguous_rate", "heavier_slower_rate"):
-        if not _close(r[key], rec["rates"][key], REL_TOL):
-            problems.append(f"{key}: stored {rec['rates'][key]} != recomputed {r[key]}")
-    return problems
+def staleness(rec, path, root, toolchain):
+    device = device_of(path, root)
+    kind = rec["kind"]
+    if kind == "gate":
+        base = CONTROLS if "controls" in path.relative_to(root).parts[1:-2] else PHASES
+        spec_dir = base / rec["phase"]
+        if not (spec_dir / "gate.yaml").is_file():
+            return f"its phase {rec['phase']} no longer exists"
+        try:
+            return freshness.staleness(rec, load_spec(spec_dir), device, toolchain)
+        except LadderError as e:
+            return f"its spec does not load: {e}"
+    if kind == "calibration":
+        spec = load_spec(PHASES / rec["inputs"]["section"]["phase"])
+        want = freshness.calibration_inputs(spec, device, toolchain)["hash"]
+    elif kind == "controls":
+        expects = {d.name: load_expect(d) for d in control_dirs()}
+        hashes = {}
+        for name, gates in rec["inputs"].get("compared_builds", {}).items():
+            if (CONTROLS / name / "gate.yaml").is_file():
+                try:
+                    spec = load_spec(CONTROLS / name)
+                    hashes[name] = {g: freshness.current_hash(spec, g, device, toolchain) for g in gates}
+                except LadderError:
+                    hashes[name] = {}
+        want = freshness.controls_inputs(expects, hashes)["hash"]
+    else:
+        want = freshness.reproduce_inputs({p: freshness.current_hash(load_spec(PHASES / p), "performance", device,
+                                                                     toolchain)
+                                           for p in rec["inputs"]["section"]})["hash"]
+    have = rec["inputs"]["hash"]
+    return None if want == have else f"recorded for inputs {have}, sources now hash to {want}"
 
 
 def check_tree(root=EVIDENCE):
     invalid, stale, n = [], [], 0
-    hashes = {}
+    toolchain = nvcc_version()
     for path in sorted(Path(root).rglob("*.json")):
         n += 1
         rel = path.relative_to(root)
@@ -111,33 +134,17 @@ def check_tree(root=EVIDENCE):
         except json.JSONDecodeError as e:
             invalid.append(f"{rel}: not valid JSON ({e})")
             continue
-        if path.name == "calibration.json":
-            invalid += [f"{rel}: {p}" for p in check_calibration(path)]
-            continue
-        if path.name == "controls.json":
-            if not isinstance(rec.get("rows"), list):
-                invalid.append(f"{rel}: controls table has no rows")
-            continue
-        problems = validate_record(rec, path)
+        problems = validate(rec, path, root)
         invalid += [f"{rel}: {p}" for p in problems]
-        if problems:
-            continue
-        spec_dir = _spec_dir(rec)
-        if not (spec_dir / "gate.yaml").is_file():
-            stale.append(f"{rel}: its phase {spec_dir.name} no longer exists")
-            continue
-        if spec_dir not in hashes:
-            try:
-                hashes[spec_dir] = source_hash(load_spec(spec_dir))
-            except LadderError as e:
-                hashes[spec_dir] = f"(spec invalid: {e})"
-        if rec["source_hash"] != hashes[spec_dir]:
-            stale.append(f"{rel}: recorded for sources {rec['source_hash']}, sources are now {hashes[spec_dir]}")
-    for hist in sorted(Path(root).rglob("history.jsonl")):
+        if not problems:
+            why = staleness(rec, path, root, toolchain)
+            if why:
+                stale.append(f"{rel}: {why}")
+    for hist in sorted(Path(root).rglob(evidence.HISTORY)):
         for i, line in enumerate(hist.read_text().splitlines(), 1):
             try:
                 entry = json.loads(line)
-                assert {"gate", "status", "source_hash"} <= set(entry)
+                assert {"status", "finished"} <= set(entry)
             except (json.JSONDecodeError, AssertionError):
                 invalid.append(f"{hist.relative_to(root)}:{i}: not a complete history entry")
     return n, invalid, stale

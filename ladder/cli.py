@@ -1,4 +1,5 @@
-"""Command line: python -m ladder {list,run,evidence,check-evidence,report,controls,calibrate}."""
+"""Command line: python -m ladder {list,run,evidence,check-evidence,report,controls,calibrate,
+reproduce}."""
 import argparse
 import sys
 
@@ -22,19 +23,17 @@ def cmd_list(args):
 
 
 def cmd_run(args):
-    from . import ladder
+    from . import runner
     spec = load_spec(_phase(args.phase))
-    return ladder.exit_code(ladder.run(spec, gates=args.gate))
+    return runner.exit_code(runner.run(spec, gates=args.gate))
 
 
 def cmd_evidence(args):
-    from . import ladder
-    from .build.buildfile import prebuild
+    from . import runner
+    from .toolchain.ninja_build import prebuild
     specs = [load_spec(d) for d in phase_dirs()]  # every spec validates before anything runs
     prebuild(specs)
-    worst = 0
-    for spec in specs:
-        worst = max(worst, ladder.exit_code(ladder.run(spec)))
+    worst = max(runner.exit_code(o) for o in runner.run_all(specs))
     if not args.no_report:
         from . import report
         report.write_all()
@@ -62,8 +61,13 @@ def cmd_calibrate(args):
     return calibration.main()
 
 
+def cmd_reproduce(args):
+    from . import reproduce
+    return reproduce.main()
+
+
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="python -m ladder", description=__doc__)
+    p = argparse.ArgumentParser(prog="ladder", description=__doc__)
     sub = p.add_subparsers(dest="cmd", required=True)
     sub.add_parser("list", help="list the phases").set_defaults(fn=cmd_list)
     r = sub.add_parser("run", help="run one phase's ladder")
@@ -73,15 +77,16 @@ def main(argv=None):
     e = sub.add_parser("evidence", help="run every phase's ladder, then render the report")
     e.add_argument("--no-report", action="store_true")
     e.set_defaults(fn=cmd_evidence)
-    c = sub.add_parser("check-evidence", help="validate evidence, recompute statistics, list stale")
+    c = sub.add_parser("check-evidence", help="validate evidence, re-derive every figure, list stale")
     c.add_argument("--strict", action="store_true", help="also fail when evidence is stale")
     c.set_defaults(fn=cmd_check)
     sub.add_parser("report", help="render evidence/README.md and the README phase table").set_defaults(fn=cmd_report)
     k = sub.add_parser("controls", help="run the negative controls and tabulate what rejected them")
     k.add_argument("--only", action="append", help="run only this control (repeatable)")
-    k.add_argument("--build-only", action="store_true", help="only the controls the build gate must reject")
+    k.add_argument("--build-only", action="store_true", help="only the controls the build gate (or the spec) rejects")
     k.set_defaults(fn=cmd_controls)
-    sub.add_parser("calibrate", help="calibrate the verdict statistics on phase_a").set_defaults(fn=cmd_calibrate)
+    sub.add_parser("calibrate", help="calibrate the verdict statistics in the gate's regime").set_defaults(fn=cmd_calibrate)
+    sub.add_parser("reproduce", help="re-run every performance gate and compare verdicts").set_defaults(fn=cmd_reproduce)
     args = p.parse_args(argv)
     try:
         return args.fn(args)

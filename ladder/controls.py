@@ -1,91 +1,69 @@
-"""Negative controls: kernels broken on purpose, each of which one named gate must reject for a
-named reason (tests/controls/<name>/expect.yaml). A control runs through the ladder up to its
-expected gate; the table records expected against observed gate and reason for every control."""
-import json
+"""make controls: negative controls, kernels (or gate specs) broken on purpose, each of which one
+named gate must reject for a named reason (tests/controls/<name>/expect.yaml; gate "spec" means
+its gate.yaml must be rejected when loaded). Each control runs through the ladder up to its
+expected gate; the table of expected against observed is evidence/<device>/controls.json (the
+common record form) and controls.md. Partial runs (--only, --build-only, or no GPU) go to
+run-local output."""
 import os
-import re
-from pathlib import Path
+import time
 
-import yaml
-
-from . import evidence, ladder
-from .environment import cuda_probe, device_name
+from . import evidence, freshness, runner
+from .environment import cuda_probe, device_name, environment, git_state, versions
 from .errors import SpecError
-from .build.buildfile import prebuild
-from .layout import EVIDENCE, RUN_LOCAL, control_dirs
-from .schema import Invalid, Map, Str
-from .spec import GATES, load_spec
-
-EXPECT = Map({"gate": Str(choices=GATES), "reason": Str(), "defect": Str()})
-BUILD_GATE = "build"
-
-
-def load_expect(control_dir):
-    path = Path(control_dir) / "expect.yaml"
-    try:
-        data = EXPECT.validate(yaml.safe_load(path.read_text()), "")
-        re.compile(data["reason"])
-    except FileNotFoundError:
-        raise SpecError(path, None, "missing; a control needs expect.yaml with gate, reason, defect") from None
-    except Invalid as e:
-        raise SpecError(path, e.key, e.message) from None
-    except re.error as e:
-        raise SpecError(path, "reason", f"not a valid regular expression: {e}") from None
-    return data
-
+from .gates.controls import render
+from .layout import RUN_LOCAL, control_dirs, device_dir, evidence_dir
+from .registry import derive_fn
+from .spec import load_expect, load_spec
+from .toolchain.ninja_build import prebuild
 
 def run_control(control_dir, echo=print):
-    spec, expect = load_spec(control_dir), load_expect(control_dir)
-    upto = spec.gates[: spec.gates.index(expect["gate"]) + 1]
-    outcomes = ladder.run(spec, gates=upto, echo=echo)
-    first_bad = next(((g, s, r) for g, s, r in outcomes if s != "pass"), None)
-    row = {"control": spec.name, "defect": expect["defect"], "expected_gate": expect["gate"],
-           "expected_reason": expect["reason"]}
-    if first_bad is None:
-        row.update(observed_gate=None, observed_status="pass", reason=f"passed every gate through {upto[-1]}",
-                   match=False)
-    else:
-        gate, status, reason = first_bad
-        matched = gate == expect["gate"] and status == "fail" and bool(re.search(expect["reason"], reason, re.I))
-        row.update(observed_gate=gate, observed_status=status, reason=reason, match=matched)
-        if status == "blocked":
-            row["match"] = None
-    return row
-
-
-def render_table(rows):
-    """Markdown: control x expected gate x observed gate x reason."""
-    def cell(text):
-        return " ".join(str(text).split()).replace("|", "\\|")
-
-    lines = ["| control | defect | expected gate | observed gate | match | reason |", "|---|---|---|---|---|---|"]
-    for r in rows:
-        mark = {True: "yes", False: "**NO**", None: "blocked"}[r["match"]]
-        lines.append(f"| {r['control']} | {cell(r['defect'])} | {r['expected_gate']} | "
-                     f"{r['observed_gate'] or '-'} ({r['observed_status']}) | {mark} | {cell(r['reason'])} |")
-    return "\n".join(lines) + "\n"
-
-
-def write_table(rows, directory):
-    evidence.atomic_write(Path(directory) / "controls.json",
-                          json.dumps({"generated": evidence.now(), "rows": rows}, indent=1) + "\n")
-    evidence.atomic_write(Path(directory) / "controls.md", render_table(rows))
+    """{control, expect, outcomes: [[gate, status, reason, input hash]]}"""
+    expect = load_expect(control_dir)
+    entry = {"control": control_dir.name, "expect": expect}
+    try:
+        spec = load_spec(control_dir)
+    except SpecError as e:
+        return dict(entry, outcomes=[["spec", "fail", str(e), None]])
+    outcomes = [["spec", "pass", "gate.yaml loads", None]]
+    if expect["gate"] != "spec":
+        upto = spec.gates[: spec.gates.index(expect["gate"]) + 1]
+        device = device_name()
+        for gate, status, reason in runner.run(spec, gates=upto, echo=echo):
+            rec = evidence.read(evidence_dir(device, spec.dir) / f"{gate}.json")
+            outcomes.append([gate, status, reason, rec["inputs"]["hash"] if rec else None])
+    return dict(entry, outcomes=outcomes)
 
 
 def main(only=None, build_only=False):
+    started, t0 = evidence.now(), time.time()
     dirs = [d for d in control_dirs() if not only or d.name in only]
     if build_only:
-        dirs = [d for d in dirs if load_expect(d)["gate"] == BUILD_GATE]
-    prebuild([load_spec(d) for d in dirs])
-    rows = [run_control(d) for d in dirs]
+        dirs = [d for d in dirs if load_expect(d)["gate"] in ("spec", "build")]
+    specs = []
+    for d in dirs:
+        try:
+            specs.append(load_spec(d))
+        except SpecError:
+            pass
+    prebuild(specs)
+    entries = [run_control(d) for d in dirs]
+    expects = {e["control"]: e["expect"] for e in entries}
+    hashes = {e["control"]: {o[0]: o[3] for o in e["outcomes"] if o[3]} for e in entries}
+    inputs = freshness.controls_inputs(expects, hashes)
+    raw = {"controls": entries}
+    derived = derive_fn("controls")(raw, inputs)
+    meta = {"git": git_state(), "env": environment(), "versions": versions(), "started": started,
+            "finished": evidence.now(), "duration_s": round(time.time() - t0, 2)}
+    rec = evidence.record(kind="controls", name="controls", inputs=inputs, raw=raw, derived=derived, meta=meta)
     device = device_name()
-    out = (EVIDENCE / device) if cuda_probe()["available"] else (RUN_LOCAL / "cpu")
-    if only or build_only:
-        out = out / "controls" / "partial"
-    write_table(rows, out)
-    for r in rows:
+    full = cuda_probe()["available"] and not only and not build_only
+    out = device_dir(device) if full else RUN_LOCAL / device / "controls-partial"
+    evidence.write(out / "controls.json", rec)
+    evidence.atomic_write(out / "controls.md", render(derived["rows"]))
+    for r in derived["rows"]:
+        mark = {True: "match", False: "MISMATCH", None: "blocked"}[r["match"]]
         print(f"control {r['control']}: expected {r['expected_gate']}, observed {r['observed_gate']} "
-              f"({r['observed_status']}) -> {'match' if r['match'] else 'blocked' if r['match'] is None else 'MISMATCH'}")
+              f"({r['observed_status']}) -> {mark}")
     require_gpu = os.environ.get("REQUIRE_GPU") == "1"
-    bad = [r for r in rows if r["match"] is False or (r["match"] is None and require_gpu)]
+    bad = [r for r in derived["rows"] if r["match"] is False or (r["match"] is None and require_gpu)]
     return 1 if bad else 0

@@ -68,14 +68,24 @@ def _run(cmd):
 
 @functools.lru_cache(maxsize=None)
 def git_state():
-    # The device machine gets a copy of the tree that may carry no .git: the caller passes these.
+    """sha and dirty flag. Dirty: a tracked file modified, or an untracked file under phases/ or
+    kernels/ (a new phase folder not committed yet). The device machine gets a copy of the tree
+    that may carry no .git: the caller passes LADDER_GIT_SHA / LADDER_GIT_DIRTY there."""
     sha = os.environ.get("LADDER_GIT_SHA") or _run(["git", "rev-parse", "HEAD"]) or "unknown"
     dirty_env = os.environ.get("LADDER_GIT_DIRTY")
     if dirty_env is not None:
         dirty = dirty_env == "1"
     else:
-        dirty = bool(_run(["git", "status", "--porcelain", "--untracked-files=no"]))
+        dirty = bool(_run(["git", "status", "--porcelain", "--untracked-files=no"]) or
+                     _run(["git", "status", "--porcelain", "--untracked-files=all", "--", "phases", "kernels"]))
     return {"sha": sha, "dirty": dirty}
+
+
+def versions():
+    """The libraries derive() depends on: check-evidence recomputes with these."""
+    import numpy
+    import scipy
+    return {"python": platform.python_version(), "numpy": numpy.__version__, "scipy": scipy.__version__}
 
 
 @functools.lru_cache(maxsize=None)

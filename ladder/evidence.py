@@ -1,16 +1,23 @@
-"""Evidence files: one JSON and one log per gate, written atomically (temp file, fsync, rename),
-and an append-only history per phase. A reader never sees a half-written file: it sees the old
-one or the new one."""
+"""Evidence files. Every one, phase gates, calibration, controls and reproduce alike, has one form:
+
+    {"schema", "kind", "name", "phase"?, "gate"?,
+     "inputs":  what the run was given (the validated section, configs, seeds, device) and the
+                hash of what it depends on (see ladder/freshness.py),
+     "raw":     what the run observed, unmodified (tool output, samples, child results),
+     "derived": derive(raw, inputs): figures, status and reason; nothing else decides them,
+     "meta":    git sha and dirty flag, environment, numpy/scipy versions, timestamps, wall time}
+
+check-evidence re-derives `derived` from `raw` and `inputs` and compares exactly. Files are written
+atomically (temp file, fsync, rename); a history file per folder keeps one line per run."""
 import datetime as dt
 import json
 import os
 import tempfile
 from pathlib import Path
 
-from . import HARNESS_VERSION
-
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 STATUSES = ("pass", "fail", "refused", "blocked", "error")
+KINDS = ("gate", "calibration", "controls", "reproduce")
 HISTORY = "history.jsonl"
 
 
@@ -50,35 +57,43 @@ def append_history(directory, line):
         os.close(fd)
 
 
-def record(*, phase, gate, status, reason, source_hash, sources, git, env, thresholds,
-           measurements, started, kind="phase"):
-    assert status in STATUSES, status
-    return {
-        "schema": SCHEMA_VERSION, "kind": kind, "phase": phase, "gate": gate,
-        "status": status, "reason": reason,
-        "source_hash": source_hash, "sources": sources, "harness_version": HARNESS_VERSION,
-        "git": git, "env": env, "thresholds": thresholds, "measurements": measurements,
-        "started": started, "finished": now(),
-    }
+def canonical(value):
+    """JSON round trip: what a record holds once written, so derived values compare exactly."""
+    return json.loads(json.dumps(value, sort_keys=True))
 
 
-def write(directory, rec, log_text):
-    """Writes <gate>.log, then <gate>.json, then appends the history line: the JSON (what refusal
-    and reports read) only ever names a log that is already complete."""
-    directory = Path(directory)
-    gate = rec["gate"]
-    atomic_write(directory / f"{gate}.log", log_text)
-    atomic_write(directory / f"{gate}.json", json.dumps(rec, indent=1, sort_keys=True) + "\n")
-    append_history(directory, {k: rec[k] for k in
-                               ("phase", "gate", "status", "reason", "source_hash", "finished")}
-                   | {"git_sha": rec["git"]["sha"], "summary": rec["measurements"].get("summary")})
+def record(*, kind, name, inputs, raw, derived, meta, phase=None, gate=None):
+    assert kind in KINDS and derived["status"] in STATUSES, (kind, derived.get("status"))
+    rec = {"schema": SCHEMA_VERSION, "kind": kind, "name": name, "inputs": inputs, "raw": raw,
+           "derived": derived, "meta": meta}
+    if phase is not None:
+        rec.update(phase=phase, gate=gate)
+    return canonical(rec)
 
 
-def read(directory, gate):
-    path = Path(directory) / f"{gate}.json"
+def write(path, rec, log_text=None):
+    """Writes <stem>.log (when given), then <stem>.json, then appends the history line: the JSON
+    (what refusal and reports read) only ever names a log that is already complete."""
+    path = Path(path)
+    if log_text is not None:
+        atomic_write(path.with_suffix(".log"), log_text)
+    atomic_write(path, json.dumps(rec, indent=1, sort_keys=True) + "\n")
+    d = rec["derived"]
+    append_history(path.parent, {
+        "kind": rec["kind"], "name": rec["name"], "gate": rec.get("gate"), "status": d["status"],
+        "reason": d["reason"], "input_hash": rec["inputs"].get("hash"), "git_sha": rec["meta"]["git"]["sha"],
+        "finished": rec["meta"]["finished"], "duration_s": rec["meta"].get("duration_s")})
+
+
+def read(path):
+    path = Path(path)
     if not path.is_file():
         return None
     try:
         return json.loads(path.read_text())
     except (json.JSONDecodeError, OSError):
         return None
+
+
+def status(rec):
+    return (rec.get("derived") or {}).get("status") if rec else None

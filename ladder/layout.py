@@ -1,16 +1,20 @@
-"""Where things live: phases, controls, build outputs, committed evidence and run-local output."""
+"""Where things live: phases and the floor every phase runs, controls, build outputs, committed
+evidence, and run-local output (git-ignored, never evidence)."""
 import os
 import re
 from pathlib import Path
 
-ROOT = Path(os.environ.get("LADDER_ROOT", Path(__file__).resolve().parent.parent))
+PACKAGE = Path(__file__).resolve().parent
+ROOT = Path(os.environ.get("LADDER_ROOT", PACKAGE.parent))
 PHASES = ROOT / "phases"
+FLOOR = PHASES / "floor.yaml"
 CONTROLS = ROOT / "tests" / "controls"
 KERNELS = ROOT / "kernels"
-BUILD = ROOT / "build"
 EVIDENCE = ROOT / "evidence"
-# Output of runs that must never land in evidence/: machines with no CUDA device.
+# Everything a run makes that is not evidence: build outputs, and what a machine with no CUDA
+# device records for its (blocked) GPU gates.
 RUN_LOCAL = ROOT / ".ladder-run"
+BUILD = RUN_LOCAL / "build"
 
 
 def phase_dirs():
@@ -38,16 +42,30 @@ def is_control(spec_dir):
     return Path(spec_dir).resolve().parent == CONTROLS.resolve()
 
 
-def evidence_dir(device, spec_dir):
+def device_dir(device):
     """Committed evidence for a GPU device; run-local output for a machine with no CUDA device."""
-    base = EVIDENCE / device if device != "cpu" else RUN_LOCAL / "cpu"
-    kind = "controls" if is_control(spec_dir) else ""
-    return base / kind / Path(spec_dir).name if kind else base / Path(spec_dir).name
+    return EVIDENCE / device if device != "cpu" else RUN_LOCAL / "cpu"
+
+
+def evidence_dir(device, spec_dir):
+    base = device_dir(device)
+    return base / "controls" / Path(spec_dir).name if is_control(spec_dir) else base / Path(spec_dir).name
 
 
 def build_dir(spec_dir, config):
     spec_dir = Path(spec_dir).resolve()
-    if spec_dir.parent == PHASES.resolve() or spec_dir.parent == CONTROLS.resolve():
+    safe = re.sub(r"[^A-Za-z0-9_.-]", "-", config)
+    if spec_dir.parent in (PHASES.resolve(), CONTROLS.resolve()):
         kind = "controls" if is_control(spec_dir) else "phases"
-        return BUILD / kind / spec_dir.name / config
-    return spec_dir / ".build" / config  # a phase folder outside this checkout (tests' copies)
+        return BUILD / kind / spec_dir.name / safe
+    return spec_dir / ".build" / safe  # a phase folder outside this checkout (tests' copies)
+
+
+def rel(path):
+    """A path relative to the repository root where it lies inside it, else as given."""
+    for base in (ROOT, PACKAGE.parent):
+        try:
+            return str(Path(path).resolve().relative_to(base.resolve()))
+        except ValueError:
+            continue
+    return str(path)

@@ -1,13 +1,13 @@
-"""Renders evidence/README.md (gate table, performance figures from each phase's own run, targets,
-controls, calibration, plots) and the phase table in the top-level README, from the evidence
-JSON alone."""
-import json
+"""Renders evidence/README.md (per device: gate table with wall times, performance against the
+baselines measured in the same run with intervals, verdicts and margins, targets, sweep tables,
+correctness coverage, controls, calibration, reproduction, plots) and the phase table in the
+top-level README, from the evidence records alone."""
 import re
-from pathlib import Path
 
-from . import evidence
-from .layout import EVIDENCE, ROOT, phase_dirs
-from .sourcehash import source_hash
+from . import evidence, freshness
+from .environment import nvcc_version
+from .gates.controls import render
+from .layout import EVIDENCE, ROOT, evidence_dir, phase_dirs
 from .spec import GATES, load_spec
 
 MARK_START, MARK_END = "<!-- phases:start -->", "<!-- phases:end -->"
@@ -18,59 +18,69 @@ def _devices():
     return sorted(d for d in EVIDENCE.iterdir() if d.is_dir()) if EVIDENCE.is_dir() else []
 
 
-def _status_cell(rec, current_hash):
-    if rec is None:
-        return "-"
-    cell = rec["status"]
-    if rec["source_hash"] != current_hash:
-        cell += " (stale)"
-    return cell
+def _rec(device, spec, gate):
+    return evidence.read(evidence_dir(device.name, spec.dir) / f"{gate}.json")
 
 
-def _gate_table(device, specs):
-    head = "| phase | what it adds | " + " | ".join(GATES) + " |"
-    lines = [head, "|" + "---|" * (len(GATES) + 2)]
+def _fresh(rec, spec, device, toolchain):
+    return rec is not None and freshness.staleness(rec, spec, device.name, toolchain) is None
+
+
+def _gate_table(device, specs, toolchain):
+    lines = ["| phase | " + " | ".join(GATES) + " |", "|---|" + "---|" * len(GATES)]
     for spec in specs:
-        h = source_hash(spec)
-        cells = [_status_cell(evidence.read(device / spec.name, g), h) if g in spec.gates else "n/a" for g in GATES]
-        lines.append(f"| [{spec.name}](../phases/{spec.name}/NOTES.md) | {spec.data['description']} | "
-                     + " | ".join(cells) + " |")
+        cells = []
+        for g in GATES:
+            if g not in spec.gates:
+                cells.append("n/a")
+                continue
+            rec = _rec(device, spec, g)
+            if rec is None:
+                cells.append("-")
+                continue
+            cell = f"{evidence.status(rec)} ({rec['meta']['duration_s']:.0f} s)"
+            cells.append(cell + ("" if _fresh(rec, spec, device, toolchain) else " (stale)"))
+        lines.append(f"| [{spec.name}](../phases/{spec.name}/NOTES.md) | " + " | ".join(cells) + " |")
     return lines
 
 
-def _perf(device, spec):
-    rec = evidence.read(device / spec.name, "performance")
-    return rec if rec and "workloads" in rec["measurements"] else None
+VERDICT_FROM_BASELINE = {"FASTER": "slower", "SLOWER": "faster", "SAME": "same", "AMBIGUOUS": "ambiguous",
+                         "UNRESOLVED": "unresolved"}
 
 
-def _perf_tables(device, specs):
-    lines = []
-    for spec in specs:
-        rec = _perf(device, spec)
-        if rec is None:
-            continue
-        m = rec["measurements"]
-        lines += [f"#### {spec.name} ({rec['status']}, {rec['finished']}, git {rec['git']['sha'][:10]})", "",
-                  "| workload | kernel | median us | IQR us | n | TFLOP/s | of matmul ceiling | vs "
-                  f"{spec.name}: ratio [95% CI] | verdict |", "|---|---|---|---|---|---|---|---|---|"]
-        for w in m["workloads"]:
-            for name, k in w["kernels"].items():
-                comp = w["comparisons"].get(name)
-                ratio = f"{1 / comp['ratio']:.3f} [{1 / comp['ci'][1]:.3f}, {1 / comp['ci'][0]:.3f}]" if comp else "-"
-                verdict = {"FASTER": "slower", "SLOWER": "faster", "SAME": "same", "AMBIGUOUS": "ambiguous"}[
-                    comp["verdict"]] if comp else "-"
-                frac = f"{k['frac_of_measured_matmul']:.0%}" if k.get("frac_of_measured_matmul") else "-"
-                graph = f" (graph {k['graph_per_call_us']:.1f})" if k.get("graph_per_call_us") else ""
-                lines.append(f"| {w['name']} | {name} | {k['median']:.1f}{graph} | {k['iqr']:.1f} | {k['n']} | "
-                             f"{k['tflops']:.1f} | {frac} | {ratio} | {verdict} |")
-        lines += ["", "Ratios are that kernel's time over the phase's; verdicts say how that kernel compares "
-                      "with the phase.", ""]
-        if m.get("targets"):
-            lines += ["| target | workload | against | met | detail |", "|---|---|---|---|---|"]
-            for t in m["targets"]:
-                tgt = {k: v for k, v in t["target"].items() if v is not None and k != "workloads"}
-                lines.append(f"| {tgt} | {t['workload']} | {t['vs']} | {'yes' if t['met'] else '**no**'} | {t['why']} |")
-            lines.append("")
+def _perf_tables(device, spec):
+    rec = _rec(device, spec, "performance")
+    if rec is None or "workloads" not in rec["derived"]:
+        return []
+    d = rec["derived"]
+    lines = [f"#### {spec.name} ({d['status']}, {rec['meta']['finished']}, git {rec['meta']['git']['sha'][:10]}, "
+             f"config {d.get('config')}, {d.get('processes')} processes)", "",
+             "| workload | kernel | median us | graph us/call | TFLOP/s | of matmul ceiling | speedup of "
+             f"{spec.name} [95% CI] | verdict | margin |", "|---|---|---|---|---|---|---|---|---|"]
+    for w in d["workloads"]:
+        for name, k in w["kernels"].items():
+            comp = w["comparisons"].get(name)
+            sp = f"{1 / comp['ratio']:.3f} [{1 / comp['ci'][1]:.3f}, {1 / comp['ci'][0]:.3f}]" if comp else "-"
+            verdict = comp["verdict"] if comp else "-"
+            frac = f"{k['frac_of_measured_matmul']:.0%}" if k.get("frac_of_measured_matmul") else "-"
+            graph = f"{k['graph_per_call_us']:.1f}" if k.get("graph_per_call_us") else "-"
+            lines.append(f"| {w['name']} | {name} | {k['median']:.1f} | {graph} | {k['tflops']:.1f} | {frac} | {sp} | "
+                         f"{verdict} | {w['margin']:.2%} |")
+    lines += ["", f"Speedup is the kernel's time over {spec.name}'s; the verdict is {spec.name} against that kernel "
+                  "(FASTER: the whole interval beyond the margin).", ""]
+    if d.get("targets"):
+        lines += ["| target | workload | against | met | detail |", "|---|---|---|---|---|"]
+        for t in d["targets"]:
+            tgt = {k: v for k, v in t["target"].items() if v is not None and k != "workloads"}
+            lines.append(f"| {tgt} | {t['workload']} | {t['vs']} | {'yes' if t['met'] else '**no**'} | {t['why']} |")
+        lines.append("")
+    if d.get("sweep"):
+        names = [w["name"] for w in d["workloads"]]
+        lines += ["Sweep (TFLOP/s, every configuration that passed launch, sanity and correctness; "
+                  f"winner {d['config']}):", "", "| config | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
+        for cfg, row in d["sweep"].items():
+            lines.append(f"| {cfg} | " + " | ".join(f"{row[n]['tflops']:.0f}" if n in row else "-" for n in names) + " |")
+        lines.append("")
     return lines
 
 
@@ -80,30 +90,27 @@ def _plot(device, specs):
     import matplotlib.pyplot as plt
     series, workloads = {}, []
     for spec in specs:
-        rec = _perf(device, spec)
-        if rec is None:
+        rec = _rec(device, spec, "performance")
+        if rec is None or "workloads" not in rec["derived"]:
             continue
-        for w in rec["measurements"]["workloads"]:
+        for w in rec["derived"]["workloads"]:
             if w["name"] not in workloads:
                 workloads.append(w["name"])
             for name, k in w["kernels"].items():
                 if name == spec.name or name.startswith("sdpa_"):
-                    # SDPA figures come from the latest phase's run that measured them
-                    series.setdefault(name, {})[w["name"]] = (k["median"], k["tflops"])
+                    series.setdefault(name, {})[w["name"]] = k["tflops"]
     if not series:
         return None
-    fig, axes = plt.subplots(1, 2, figsize=(14, 4.8))
+    fig, ax = plt.subplots(figsize=(12, 4.5))
     width = 0.8 / len(series)
     for i, (name, vals) in enumerate(sorted(series.items())):
         xs = [j + i * width for j, wn in enumerate(workloads) if wn in vals]
-        axes[0].bar(xs, [vals[wn][0] for wn in workloads if wn in vals], width, label=name)
-        axes[1].bar(xs, [vals[wn][1] for wn in workloads if wn in vals], width, label=name)
-    for ax, title in zip(axes, ("median time (us, log)", "TFLOP/s")):
-        ax.set_xticks([j + 0.4 - width / 2 for j in range(len(workloads))])
-        ax.set_xticklabels(workloads, rotation=30, ha="right", fontsize=8)
-        ax.set_title(f"{device.name}: {title}")
-    axes[0].set_yscale("log")
-    axes[1].legend(fontsize=8)
+        ax.bar(xs, [vals[wn] for wn in workloads if wn in vals], width, label=name)
+    ax.set_xticks([j + 0.4 - width / 2 for j in range(len(workloads))])
+    ax.set_xticklabels(workloads, rotation=30, ha="right", fontsize=8)
+    ax.set_ylabel("TFLOP/s")
+    ax.set_title(f"{device.name}: TFLOP/s per workload (SDPA from the latest phase's run)")
+    ax.legend(fontsize=8)
     fig.tight_layout()
     out = device / "perf.png"
     fig.savefig(out, dpi=110)
@@ -111,67 +118,78 @@ def _plot(device, specs):
     return out
 
 
-def render_device(device, specs):
-    lines = [f"## {device.name}", "", "### Gates", ""] + _gate_table(device, specs) + [""]
-    plot = _plot(device, specs)
-    if plot:
-        lines += [f"![performance]({device.name}/{plot.name})", ""]
-    lines += ["### Performance, each phase against the baselines measured in its own run", ""]
-    lines += _perf_tables(device, specs)
-    controls = device / "controls.json"
-    if controls.is_file():
-        from .controls import render_table
-        rows = json.loads(controls.read_text())["rows"]
-        matched = sum(1 for r in rows if r["match"])
-        lines += ["### Negative controls", "", f"{matched} of {len(rows)} controls rejected by the expected gate "
-                  "for the expected reason.", "", render_table(rows)]
-    cal = device / "calibration.json"
-    if cal.is_file():
-        c = json.loads(cal.read_text())
-        r, need = c["rates"], c["config"]["required"]
-        lines += ["### Calibration of the verdicts", "",
-                  f"- {c['config']['phase']} against itself, {len(r['self_verdicts'])} times: SAME or AMBIGUOUS "
-                  f"{r['self_same_or_ambiguous_rate']:.0%} (required {need['self_same_or_ambiguous_rate']:.0%})",
-                  f"- {c['config']['phase']} on {c['config']['heavier_heads']} heads (5% more work) against "
-                  f"{c['config']['workload']['H']} heads: SLOWER {r['heavier_slower_rate']:.0%} (required "
-                  f"{need['heavier_slower_rate']:.0%})", f"- status: {c['status']}", ""]
+def _kinds(device):
+    lines = []
+    c = evidence.read(device / "controls.json")
+    if c:
+        d = c["derived"]
+        lines += ["### Negative controls", "", f"{d['matched']} of {len(d['rows'])} controls rejected by the expected "
+                  f"gate for the expected reason ({d['status']}).", "", render(d["rows"])]
+    cal = evidence.read(device / "calibration.json")
+    if cal and "workloads" in cal["derived"]:
+        lines += ["### Calibration of the verdicts", "", f"{cal['derived']['status']}: {cal['derived']['reason']}", "",
+                  "| workload | pair | measured shift | n | FASTER | SLOWER | SAME | AMBIGUOUS | UNRESOLVED | rate [95% CI] |",
+                  "|---|---|---|---|---|---|---|---|---|---|"]
+        for wn, w in cal["derived"]["workloads"].items():
+            for name, r in w["rates"].items():
+                c_ = r["counts"]
+                what = "false FASTER+SLOWER" if r["kind"] == "aa" else "found"
+                lines.append(f"| {wn} | {name} | {w['true_shift'][name]:+.2%} | {r['n']} | {c_['FASTER']} | "
+                             f"{c_['SLOWER']} | {c_['SAME']} | {c_['AMBIGUOUS']} | {c_['UNRESOLVED']} | {what} "
+                             f"{r['rate']:.1%} [{r['ci'][0]:.1%}, {r['ci'][1]:.1%}] |")
+        lines.append("")
+    rep = evidence.read(device / "reproduce.json")
+    if rep:
+        lines += ["### Reproduction", "", f"`make reproduce`: {rep['derived']['status']}: {rep['derived']['reason']}", ""]
     return lines
 
 
-def readme_table(specs):
-    devices = _devices()
-    lines = ["| phase | what it adds | evidence | " + HEADLINE + " TFLOP/s |", "|---|---|---|---|"]
+def render_device(device, specs, toolchain):
+    lines = [f"## {device.name}", "", "### Gates (status, wall time)", ""] + _gate_table(device, specs, toolchain) + [""]
+    plot = _plot(device, specs)
+    if plot:
+        lines += [f"![TFLOP/s]({device.name}/{plot.name})", ""]
+    lines += ["### Performance, each phase against the baselines measured in its own run", ""]
     for spec in specs:
-        cells = []
+        lines += _perf_tables(device, spec)
+    return lines + _kinds(device)
+
+
+def readme_table(specs, toolchain):
+    devices = _devices()
+    head = "| phase | what it adds | evidence | " + " | ".join(f"{HEADLINE} TFLOP/s ({d.name})" for d in devices) + " |"
+    lines = [head, "|---|---|---|" + "---|" * len(devices)]
+    for spec in specs:
+        cells, tfs = [], []
         for dev in devices:
-            h = source_hash(spec)
-            states = [evidence.read(dev / spec.name, g) for g in spec.gates]
-            passed = sum(1 for s in states if s and s["status"] == "pass" and s["source_hash"] == h)
+            recs = [_rec(dev, spec, g) for g in spec.gates]
+            passed = sum(1 for r in recs if evidence.status(r) == "pass" and _fresh(r, spec, dev, toolchain))
             cells.append(f"{dev.name}: {passed}/{len(spec.gates)} gates pass")
-        tf = "-"
-        for dev in devices:
-            rec = _perf(dev, spec)
-            for w in (rec["measurements"]["workloads"] if rec else []):
+            perf = _rec(dev, spec, "performance")
+            tf = "-"
+            for w in (perf["derived"].get("workloads", []) if perf else []):
                 if w["name"] == HEADLINE:
                     tf = f"{w['kernels'][spec.name]['tflops']:.0f}"
+            tfs.append(tf)
         lines.append(f"| [{spec.name}](phases/{spec.name}/) | {spec.data['description']} | "
-                     f"{'; '.join(cells) or 'none yet'} ([evidence](evidence/README.md)) | {tf} |")
+                     f"{'; '.join(cells) or 'none yet'} ([evidence](evidence/README.md)) | " + " | ".join(tfs) + " |")
     return lines
 
 
 def write_all():
     specs = [load_spec(d) for d in phase_dirs()]
-    body = ["# Evidence", "", "Generated by `make report` from the JSON files beside this page; do not edit.",
-            "A status marked (stale) was recorded for sources that have changed since.", ""]
+    toolchain = nvcc_version()
+    body = ["# Evidence", "", "Generated by `make report` from the JSON records beside this page; do not edit.",
+            "A status marked (stale) was recorded for inputs that have changed since.", ""]
     for dev in _devices():
-        body += render_device(dev, specs)
+        body += render_device(dev, specs, toolchain)
     evidence.atomic_write(EVIDENCE / "README.md", "\n".join(body) + "\n")
     readme = ROOT / "README.md"
     if readme.is_file():
         text = readme.read_text()
         if MARK_START in text and MARK_END in text:
             new = re.sub(re.escape(MARK_START) + ".*?" + re.escape(MARK_END),
-                         lambda _: MARK_START + "\n" + "\n".join(readme_table(specs)) + "\n" + MARK_END,
+                         lambda _: MARK_START + "\n" + "\n".join(readme_table(specs, toolchain)) + "\n" + MARK_END,
                          text, flags=re.S)
             if new != text:
                 evidence.atomic_write(readme, new)

@@ -59,9 +59,9 @@ class Int(Node):
 
 
 class Float(Node):
-    def __init__(self, default=REQUIRED, min=None, doc=""):
+    def __init__(self, default=REQUIRED, min=None, max=None, doc=""):
         super().__init__(default, doc)
-        self.min = min
+        self.min, self.max = min, max
 
     def validate(self, value, key):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -70,6 +70,8 @@ class Float(Node):
             raise Invalid(key, f"expected a finite number, got {value!r}")
         if self.min is not None and value < self.min:
             raise Invalid(key, f"must be >= {self.min}, got {value}")
+        if self.max is not None and value > self.max:
+            raise Invalid(key, f"must be <= {self.max}, got {value}")
         return float(value)
 
     def describe(self):

@@ -1,17 +1,29 @@
-"""gate.yaml -> a validated Spec. Nothing downstream runs on a spec that did not validate, and
-every error names the file, the dotted key and (where the YAML has one) the line."""
+"""gate.yaml (+ the floor, phases/floor.yaml) -> a validated Spec. Nothing downstream runs on a
+spec that did not validate, and every error names the file, the dotted key and (where the YAML
+has one) the line.
+
+The floor holds the launch, sanity and correctness cases every phase runs. A phase's gate.yaml
+may add shapes, cases, trials, dtypes or sanitizer tools; it may never remove one, lower a count
+or loosen a tolerance, and a gate.yaml that tries is rejected here, when it is loaded."""
+import functools
+import itertools
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
 from .errors import SpecError
+from .layout import FLOOR
 from .schema import REQUIRED, Bool, Dict, Float, Int, Invalid, List, Map, Scalar, Str
 
 DTYPES = ("fp16", "bf16")
 HEAD_DIMS = (64, 128)
 SDPA_BASELINES = ("sdpa_flash", "sdpa_cudnn", "sdpa_efficient", "sdpa_math")
+SDPA_CHOSEN = ("sdpa_best", "sdpa_default")
 GATES = ("build", "launch", "sanity", "correctness", "performance", "profile")
+LAYOUTS = ("contiguous", "bshd", "padded")
+VALUE_KINDS = ("normal", "large_logits", "sink", "all_negative", "v_offset", "heavy_tail", "wide_range")
+SANITIZERS = ("memcheck", "racecheck", "synccheck", "initcheck")
 
 
 def _shape_post(with_name):
@@ -29,7 +41,7 @@ def _shape_post(with_name):
     return post
 
 
-def shape_node(with_dtype=True, with_name=False, default=REQUIRED):
+def shape_node(with_dtype=True, with_name=False, case=False, default=REQUIRED):
     fields = {
         "B": Int(min=1), "H": Int(min=1),
         "S": Int(default=None, min=1), "S_q": Int(default=None, min=1), "S_k": Int(default=None, min=1),
@@ -40,6 +52,9 @@ def shape_node(with_dtype=True, with_name=False, default=REQUIRED):
         fields["causal"] = Bool(default=False)
     if with_name:
         fields["name"] = Str(default=None, pattern=r"[A-Za-z0-9_.-]+")
+    if case:
+        fields["trials"] = Int(default=None, min=1, doc="trials of this case; default the section's")
+        fields["huge_batch_stride"] = Bool(default=False, doc="views with a batch stride above 2^31 elements")
     return Map(fields, default=default, post=_shape_post(with_name))
 
 
@@ -64,18 +79,51 @@ def _target_post(m, key):
 
 
 def _assert_post(m, key):
-    if m["sass_require"] and m["sass_forbid"]:
-        both = set(m["sass_require"]) & set(m["sass_forbid"])
-        if both:
-            raise Invalid(_join_key(key, "sass_forbid"), f"{sorted(both)} both required and forbidden")
+    both = set(m["sass_require"]) & set(m["sass_forbid"])
+    if both:
+        raise Invalid(f"{key}.sass_forbid" if key else "sass_forbid", f"{sorted(both)} both required and forbidden")
     return m
 
 
-def _join_key(a, b):
-    return f"{a}.{b}" if a else b
-
-
 TIMEOUT = Float(default=600.0, min=1.0)
+VALUE = Map({
+    "name": Str(choices=VALUE_KINDS),
+    "std": Float(default=1.0, min=0.0, doc="normal / large_logits: standard deviation of q, k, v"),
+    "strength": Float(default=10.0, min=0.0, doc="sink / all_negative: size of the shared direction"),
+    "offset": Float(default=0.0, doc="v_offset: common offset added to V"),
+    "df": Float(default=2.0, min=1.0, doc="heavy_tail: Student-t degrees of freedom"),
+    "dtypes": List(Str(choices=DTYPES), default=list(DTYPES), min_len=1, unique=True),
+})
+
+FLOOR_SCHEMA = Map({
+    "launch": Map({"shapes": List(shape_node(), min_len=1)}),
+    "sanity": Map({
+        "repeats": Int(min=1),
+        "shapes": List(shape_node(), min_len=1),
+        "sanitizer": Map({
+            "tools": List(Str(choices=SANITIZERS), min_len=1, unique=True),
+            "shapes": List(shape_node(), min_len=1),
+        }),
+    }),
+    "correctness": Map({
+        "trials": Int(min=1),
+        "k": Float(min=1.0),
+        "lse_atol": Float(min=0.0),
+        "lse_rtol": Float(min=0.0),
+        "dtypes": List(Str(choices=DTYPES), min_len=1, unique=True),
+        "causal": List(Bool(), min_len=1, unique=True),
+        "values": List(VALUE, min_len=1),
+        "layouts": List(Str(choices=LAYOUTS), min_len=1, unique=True),
+        "scale_every": Int(min=1, doc="every n-th trial uses a softmax scale drawn from scale_range"),
+        "scale_range": List(Float(min=1e-4), min_len=2),
+        "cases": List(shape_node(with_dtype=False, case=True), min_len=1),
+        "residues": Map({
+            "moduli": List(Int(min=2), min_len=1, unique=True),
+            "max_len": Int(min=2),
+            "seed": Int(min=0),
+        }),
+    }),
+})
 
 SCHEMA = Map({
     "description": Str(doc="one line for the README's phase table"),
@@ -86,7 +134,11 @@ SCHEMA = Map({
         "configs": List(Map({
             "name": Str(pattern=r"[A-Za-z0-9_-]+"),
             "defines": Dict(Scalar(), key_pattern=r"[A-Za-z_][A-Za-z0-9_]*", default={}),
-        }), default=[{"name": "default", "defines": {}}], min_len=1),
+        }), default=None, min_len=1),
+        "sweep": Map({
+            "defines": Dict(Scalar(), key_pattern=r"[A-Za-z_][A-Za-z0-9_]*", default={}),
+            "axes": Dict(List(Scalar(), min_len=1, unique=True), key_pattern=r"[A-Za-z_][A-Za-z0-9_]*"),
+        }, default=None, doc="a product of configurations; each passes or is rejected with its reason"),
         "assert": Map({
             "max_registers": Int(default=None, min=1),
             "max_smem_bytes": Int(default=None, min=0),
@@ -94,39 +146,40 @@ SCHEMA = Map({
             "max_stack_bytes": Int(default=None, min=0),
             "sass_require": List(Str(), default=[]),
             "sass_forbid": List(Str(), default=[]),
+            "ptxas_warnings_forbid": List(Str(pattern=r"C\d{1,4}"), default=[],
+                                          doc="ptxas warning codes (or prefixes) that fail the build"),
         }, default={}, post=_assert_post),
         "timeout_s": TIMEOUT,
     }, default={}),
     "launch": Map({
         "timeout_s": Float(default=120.0, min=1.0),
-        "shapes": List(shape_node(), min_len=1),
-    }),
+        "shapes": List(shape_node(), default=[]),
+    }, default={}),
     "sanity": Map({
         "timeout_s": TIMEOUT,
-        "shapes": List(shape_node(), min_len=1),
-        "repeats": Int(default=3, min=1),
+        "shapes": List(shape_node(), default=[]),
+        "repeats": Int(default=None, min=1),
         "sanitizer": Map({
-            "tools": List(Str(choices=("memcheck", "racecheck", "synccheck", "initcheck")),
-                          default=["memcheck", "racecheck"], unique=True),
-            "shape": shape_node(default={"B": 1, "H": 2, "S_q": 77, "S_k": 150, "D": 64}),
+            "tools": List(Str(choices=SANITIZERS), default=[], unique=True),
+            "shapes": List(shape_node(), default=[]),
             "timeout_s": Float(default=300.0, min=1.0),
         }, default={}),
-    }),
+    }, default={}),
     "correctness": Map({
-        "timeout_s": Float(default=1800.0, min=1.0),
-        "trials": Int(default=100, min=1),
+        "timeout_s": Float(default=600.0, min=1.0),
         "seed": Int(default=0, min=0),
-        "k": Float(default=2.0, min=1.0),
-        "lse_atol": Float(default=1e-3, min=0.0),
-        "dtypes": List(Str(choices=DTYPES), default=list(DTYPES), min_len=1, unique=True),
-        "causal": List(Bool(), default=[False, True], min_len=1, unique=True),
-        "cases": List(shape_node(with_dtype=False), min_len=1),
-    }),
+        "trials": Int(default=None, min=1),
+        "k": Float(default=None, min=1.0),
+        "lse_atol": Float(default=None, min=0.0),
+        "dtypes": List(Str(choices=DTYPES), default=[], unique=True),
+        "causal": List(Bool(), default=[], unique=True),
+        "cases": List(shape_node(with_dtype=False, case=True), default=[]),
+    }, default={}),
     "performance": Map({
-        "timeout_s": Float(default=1800.0, min=1.0),
+        "timeout_s": Float(default=900.0, min=1.0),
         "workloads_from": Str(default=None, doc="take another phase's workloads first"),
         "workloads": List(shape_node(with_name=True), default=[]),
-        "config": Str(default=None, doc="which build config is the candidate; default the first"),
+        "config": Str(default=None, doc="the candidate config; default the first, or the sweep's winner"),
         "also_time": List(Str(), default=[], unique=True,
                           doc="other build configs timed in the same run, for tuning (no targets)"),
         "baselines": List(Str(choices=SDPA_BASELINES), default=["sdpa_flash", "sdpa_cudnn", "sdpa_efficient"],
@@ -140,16 +193,20 @@ SCHEMA = Map({
         }, post=_target_post), default=[]),
         "timing": Map({
             "warmup_s": Float(default=0.2, min=0.0),
-            "hold_us": Float(default=100.0, min=0.0),
-            "min_samples": Int(default=20, min=5),
-            "max_samples": Int(default=300, min=5),
-            "max_time_s": Float(default=15.0, min=0.1),
-            "rel_noise": Float(default=0.005, min=0.0),
+            "blocker_timeout_ms": Float(default=50.0, min=1.0),
+            "min_rounds": Int(default=20, min=5),
+            "max_rounds": Int(default=3000, min=5),
+            "max_time_s": Float(default=6.0, min=0.1, doc="per workload and process"),
+            "processes": Int(default=3, min=1, doc="independent processes per workload, at least"),
+            "max_processes": Int(default=5, min=1),
+            "min_margin": Float(default=0.01, min=0.0, max=0.5),
             "input_sets": Int(default=4, min=2),
-            "recheck_every": Int(default=5, min=1),
-            "recheck_atol": Float(default=0.02, min=0.0),
-            "graph_max_us": Float(default=200.0, min=0.0),
-            "graph_calls": Int(default=20, min=1),
+            "rechecks": Int(default=3, min=1, doc="timed outputs re-checked per workload and process"),
+            "recheck_k": Float(default=2.0, min=1.0),
+            "graph_calls": Int(default=20, min=1, doc="at most this many calls per graph (~2 ms of work)"),
+            "leak_ratio": Float(default=1.3, min=1.0),
+            "determinism_repeats": Int(default=2, min=1),
+            "seed": Int(default=0, min=0),
         }, default={}),
     }),
     "profile": Map({
@@ -182,25 +239,31 @@ class Spec:
     def gates(self):
         return [g for g in GATES if g != "profile" or self.data["profile"] is not None]
 
+    @property
+    def configs(self):
+        """Every build configuration: the explicit ones, then the sweep's (marked sweep: true)."""
+        return self.data["build"]["configs"]
+
     def config(self, name=None):
-        configs = self.data["build"]["configs"]
         if name is None:
-            return configs[0]
-        for c in configs:
+            return self.configs[0]
+        for c in self.configs:
             if c["name"] == name:
                 return c
         raise KeyError(name)
 
     @property
-    def perf_config(self):
-        return self.config(self.data["performance"]["config"])
-
-    @property
     def workloads(self):
         return self.data["performance"]["workloads"]
 
+    @property
+    def compared_phases(self):
+        """Other phases the performance gate times (targets that name a phase)."""
+        return sorted({t["vs"] for t in self.data["performance"]["targets"]
+                       if t["vs"] not in SDPA_BASELINES + SDPA_CHOSEN})
 
-def _yaml_line(path, text, key):
+
+def _yaml_line(text, key):
     """Best-effort 1-based line of a dotted key (a.b[2].c) in the YAML text."""
     try:
         node = yaml.compose(text)
@@ -228,11 +291,10 @@ def _yaml_line(path, text, key):
     return line
 
 
-def load_spec(phase_dir) -> Spec:
-    phase_dir = Path(phase_dir)
-    path = phase_dir / "gate.yaml"
+def _parse(path, what):
+    """YAML text -> (text, mapping), or SpecError naming the file and line."""
     if not path.is_file():
-        raise SpecError(path, None, "no gate.yaml here; a phase folder needs kernel.cu and gate.yaml")
+        raise SpecError(path, None, f"missing; {what}")
     text = path.read_text()
     try:
         raw = yaml.safe_load(text)
@@ -242,29 +304,79 @@ def load_spec(phase_dir) -> Spec:
         problem = getattr(e, "problem", None) or str(e).splitlines()[0]
         raise SpecError(path, where, f"YAML syntax error: {problem}") from None
     if raw is None:
-        raise SpecError(path, None, "file is empty; expected a mapping with description, launch, "
-                                    "sanity, correctness and performance")
+        raise SpecError(path, None, f"file is empty; {what}")
     if not isinstance(raw, dict):
         raise SpecError(path, None, f"expected a mapping at the top level, got {type(raw).__name__}")
+    return text, raw
+
+
+def validate(path, text, raw, schema):
     try:
-        data = SCHEMA.validate(raw, "")
+        return schema.validate(raw, "")
     except Invalid as e:
-        line = _yaml_line(path, text, e.key)
-        key = f"{e.key} (line {line})" if line else e.key
-        raise SpecError(path, key, e.message) from None
+        line = _yaml_line(text, e.key)
+        raise SpecError(path, f"{e.key} (line {line})" if line else e.key, e.message) from None
+
+
+@functools.lru_cache(maxsize=8)
+def _floor_cached(path, mtime_ns):
+    text, raw = _parse(path, "the ladder-wide floor of launch, sanity and correctness cases")
+    return validate(path, text, raw, FLOOR_SCHEMA)
+
+
+def load_floor(path=None):
+    path = Path(path or FLOOR)
+    mtime = path.stat().st_mtime_ns if path.is_file() else 0
+    return _copy(_floor_cached(path, mtime))
+
+
+def _copy(x):
+    import copy
+    return copy.deepcopy(x)
+
+
+def load_spec(phase_dir) -> Spec:
+    phase_dir = Path(phase_dir)
+    path = phase_dir / "gate.yaml"
+    text, raw = _parse(path, "a phase folder needs kernel.cu and gate.yaml with description, build and "
+                             "performance (launch, sanity and correctness add to phases/floor.yaml)")
+    data = validate(path, text, raw, SCHEMA)
     spec = Spec(name=phase_dir.name, dir=phase_dir, path=path, data=data)
     _resolve(spec, text)
     return spec
 
 
+def sweep_configs(sweep):
+    """The product of a sweep's axes, one config each, named NAME=value,NAME=value."""
+    if not sweep:
+        return []
+    names = list(sweep["axes"])
+    out = []
+    for values in itertools.product(*(sweep["axes"][n] for n in names)):
+        defines = dict(sweep["defines"], **dict(zip(names, values)))
+        out.append({"name": ",".join(f"{n}={v}" for n, v in zip(names, values)), "defines": defines, "sweep": True})
+    return out
+
+
 def _resolve(spec, text):
-    """Cross-file rules: kernel present, inherited workloads, target references."""
+    """Cross-file rules: kernel present, floor merged, sweep expanded, workloads inherited,
+    target references."""
     def fail(key, message):
-        line = _yaml_line(spec.path, text, key)
+        line = _yaml_line(text, key)
         raise SpecError(spec.path, f"{key} (line {line})" if line else key, message)
 
     if not spec.kernel.is_file():
         fail("kernel", f"{spec.kernel} does not exist; every phase needs its kernel source")
+    build = spec.data["build"]
+    explicit = [dict(c, sweep=False) for c in (build["configs"] or [])]
+    if build["configs"] is None and build["sweep"] is None:
+        explicit = [{"name": "default", "defines": {}, "sweep": False}]
+    build["configs"] = explicit + sweep_configs(build["sweep"])
+    names = [c["name"] for c in build["configs"]]
+    if len(set(names)) != len(names):
+        fail("build.configs", "configuration names must be unique")
+    _merge_floor(spec, fail)
+
     perf = spec.data["performance"]
     src = perf["workloads_from"]
     if src is not None:
@@ -274,29 +386,109 @@ def _resolve(spec, text):
         perf["workloads"] = load_spec(other).workloads + perf["workloads"]
     if not perf["workloads"]:
         fail("performance.workloads", "no workloads: list some, or name a phase in workloads_from")
-    names = [w["name"] for w in perf["workloads"]]
-    dupes = sorted({n for n in names if names.count(n) > 1})
+    wnames = [w["name"] for w in perf["workloads"]]
+    dupes = sorted({n for n in wnames if wnames.count(n) > 1})
     if dupes:
         fail("performance.workloads", f"duplicate workload names {dupes}")
-    configs = [c["name"] for c in spec.data["build"]["configs"]]
-    if len(set(configs)) != len(configs):
-        fail("build.configs", "configuration names must be unique")
-    if perf["config"] is not None and perf["config"] not in configs:
-        fail("performance.config", f"no build config named {perf['config']!r}; have {configs}")
+    if perf["config"] is not None and perf["config"] not in names:
+        fail("performance.config", f"no build config named {perf['config']!r}; have {names}")
     for name in perf["also_time"]:
-        if name not in configs:
-            fail("performance.also_time", f"no build config named {name!r}; have {configs}")
+        if name not in names:
+            fail("performance.also_time", f"no build config named {name!r}; have {names}")
     for i, t in enumerate(perf["targets"]):
         vs = t["vs"]
-        known = vs in SDPA_BASELINES or vs in ("sdpa_best", "sdpa_default")
+        known = vs in SDPA_BASELINES + SDPA_CHOSEN
         if not known and (vs == spec.name or not (spec.dir.parent / vs / "gate.yaml").is_file()):
             fail(f"performance.targets[{i}].vs",
-                 f"{vs!r} is neither an SDPA baseline ({', '.join(SDPA_BASELINES)}, sdpa_best, "
-                 f"sdpa_default) nor another phase beside this one")
+                 f"{vs!r} is neither an SDPA baseline ({', '.join(SDPA_BASELINES + SDPA_CHOSEN)}) "
+                 f"nor another phase beside this one")
         for w in t["workloads"] or []:
-            if w not in names:
-                fail(f"performance.targets[{i}].workloads", f"no workload named {w!r}; have {names}")
+            if w not in wnames:
+                fail(f"performance.targets[{i}].workloads", f"no workload named {w!r}; have {wnames}")
     prof = spec.data["profile"]
     for w in (prof or {}).get("workloads", []):
-        if w not in names:
-            fail("profile.workloads", f"no workload named {w!r}; have {names}")
+        if w not in wnames:
+            fail("profile.workloads", f"no workload named {w!r}; have {wnames}")
+
+
+def _merge_floor(spec, fail):
+    """The floor's cases first, then the phase's; counts and tolerances no weaker than the
+    floor's. A phase that tries to weaken the floor is rejected."""
+    floor = load_floor()
+    d = spec.data
+    never = "; a phase may add to the floor (phases/floor.yaml), never remove from it"
+
+    def at_least(key, mine, floors):
+        if mine is not None and mine < floors:
+            fail(key, f"{mine} is below the floor's {floors}{never}")
+        return floors if mine is None else mine
+
+    def at_most(key, mine, floors):
+        if mine is not None and mine > floors:
+            fail(key, f"{mine} is looser than the floor's {floors}{never}")
+        return floors if mine is None else mine
+
+    def superset(key, mine, floors):
+        missing = [x for x in floors if x not in mine]
+        if mine and missing:
+            fail(key, f"{mine} leaves out {missing}, which the floor requires{never}")
+        return list(floors) + [x for x in mine if x not in floors]
+
+    d["launch"]["shapes"] = floor["launch"]["shapes"] + d["launch"]["shapes"]
+    s, fs = d["sanity"], floor["sanity"]
+    s["shapes"] = fs["shapes"] + s["shapes"]
+    s["repeats"] = at_least("sanity.repeats", s["repeats"], fs["repeats"])
+    s["sanitizer"]["tools"] = superset("sanity.sanitizer.tools", s["sanitizer"]["tools"], fs["sanitizer"]["tools"])
+    s["sanitizer"]["shapes"] = fs["sanitizer"]["shapes"] + s["sanitizer"]["shapes"]
+    c, fc = d["correctness"], floor["correctness"]
+    c["trials"] = at_least("correctness.trials", c["trials"], fc["trials"])
+    c["k"] = at_most("correctness.k", c["k"], fc["k"])
+    c["lse_atol"] = at_most("correctness.lse_atol", c["lse_atol"], fc["lse_atol"])
+    c["dtypes"] = superset("correctness.dtypes", c["dtypes"], fc["dtypes"])
+    c["causal"] = superset("correctness.causal", c["causal"], fc["causal"])
+    for key in ("lse_rtol", "values", "layouts", "scale_every", "scale_range", "residues"):
+        c[key] = fc[key]
+    c["cases"] = fc["cases"] + c["cases"]
+
+
+CALIBRATION = Path(__file__).with_name("calibration.yaml")
+CALIBRATION_SCHEMA = Map({
+    "phase": Str(),
+    "processes": Int(min=3),
+    "per_repetition": Int(min=2),
+    "repetitions": Int(min=10),
+    "baselines": List(Str(choices=SDPA_BASELINES), default=[]),
+    "workloads": List(Map({
+        "name": Str(pattern=r"[A-Za-z0-9_-]+"),
+        "B": Int(min=1), "H": Int(min=1), "S": Int(min=1), "D": Int(choices=HEAD_DIMS),
+        "rounds": Int(min=5),
+        "shifts": List(Float(min=0.0, max=0.5), default=[]),
+        "heavier_heads": Int(default=None, min=1),
+        "must_find": List(Str(), min_len=1),
+    }), min_len=1),
+    "timing": SCHEMA.fields["performance"].fields["timing"],
+    "required": Map({"aa_false_upper": Float(min=0.0, max=1.0), "found_rate": Float(min=0.0, max=1.0)}),
+})
+
+
+def load_calibration(path=None):
+    path = Path(path or CALIBRATION)
+    text, raw = _parse(path, "the calibration of the performance verdicts")
+    return validate(path, text, raw, CALIBRATION_SCHEMA)
+
+
+EXPECT_SCHEMA = Map({"gate": Str(choices=("spec",) + GATES), "reason": Str(), "defect": Str()})
+
+
+def load_expect(control_dir):
+    """A negative control's expect.yaml: the gate that must reject it ("spec": its gate.yaml must
+    be rejected on load), the reason (a regular expression) and the defect, in words."""
+    import re
+    path = Path(control_dir) / "expect.yaml"
+    text, raw = _parse(path, "a control needs expect.yaml with gate, reason and defect")
+    data = validate(path, text, raw, EXPECT_SCHEMA)
+    try:
+        re.compile(data["reason"])
+    except re.error as e:
+        raise SpecError(path, "reason", f"not a valid regular expression: {e}") from None
+    return data

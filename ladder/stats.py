@@ -1,98 +1,102 @@
-"""Statistics for timing samples, with scipy doing the work.
+"""Statistics of the performance gate and its calibration (numpy; scipy for Clopper-Pearson).
 
-- Location and spread: median, quartiles, IQR, n.
-- Noise of the median estimate (the stopping rule): the relative standard error of the median,
-  1.2533 * sigma / sqrt(n) / median, with sigma estimated robustly as IQR / 1.349.
-- Ratio of two medians (candidate / baseline): a percentile bootstrap 95% confidence interval
-  (scipy.stats.bootstrap, unpaired, seeded so that check-evidence can recompute it exactly).
-- A two-sided Mann-Whitney U test (scipy.stats.mannwhitneyu) and Cliff's delta, derived from U:
-  delta = 2U / (n1 n2) - 1 = P(a > b) - P(a < b).
-- Verdict of candidate a against baseline b, in this order:
-  SAME      the whole ratio interval lies inside [1 - band, 1 + band];
-  FASTER    the interval lies below 1, the U test rejects at alpha, and delta <= -min_effect;
-  SLOWER    the interval lies above 1, the U test rejects at alpha, and delta >= +min_effect;
-  AMBIGUOUS anything else (too noisy, or the tests disagree).
-  min_effect 0.147 is the conventional threshold of a "small" Cliff's delta."""
+- Pairing. Every complete round times each kernel once, in a seeded random order, on the same
+  input set. A comparison of the candidate a with kernel b uses the per-round log ratios
+  L = ln(a) - ln(b), so drift shared by a round cancels.
+- Estimate. Per process, the median of L over its rounds; across processes, their mean.
+  ratio = exp(estimate) (a's time over b's: below 1, a is faster).
+- Interval. A hierarchical percentile bootstrap, 95%: processes drawn with replacement, then
+  rounds with replacement within each drawn process; seeded, so check-evidence recomputes it
+  exactly.
+- Margin m (log units). The largest of: min_margin (the resolution the gate commits to), the
+  in-run A/A extent (how far from 1 the interval of the candidate against itself, timed under a
+  second name, reaches), and the between-run spread (the median over compared pairs of the
+  half-range of per-process estimates).
+- Verdict. UNRESOLVED when the interval's half-width exceeds m/2 (the workload hit its caps
+  first); else FASTER when the whole interval is below -m, SLOWER when above +m, SAME when it
+  lies within [-m, +m], AMBIGUOUS otherwise.
+- Stopping, within a process: every pair's normal-approximation half-width of the median of L,
+  1.96 * 1.2533 * (IQR / 1.349) / sqrt(n), at most m/2 of the process's own margin estimate."""
+import math
+
 import numpy as np
-from scipy import stats
 
 CONFIDENCE = 0.95
 N_RESAMPLES = 2000
 SEED = 20240601
-SAME_BAND = 0.01
-ALPHA = 0.05
-MIN_EFFECT = 0.147
+Z = 1.959963984540054
 
 
 def summary(samples):
     x = np.asarray(samples, dtype=float)
     q1, med, q3 = np.percentile(x, [25, 50, 75])
     return {"n": int(x.size), "median": float(med), "q1": float(q1), "q3": float(q3), "iqr": float(q3 - q1),
-            "min": float(x.min()), "max": float(x.max()), "rel_noise": rel_noise(x)}
+            "min": float(x.min()), "max": float(x.max())}
 
 
-def rel_noise(samples):
-    x = np.asarray(samples, dtype=float)
+def median_halfwidth(x):
+    """Normal-approximation 95% half-width of the median of x (robust sigma from the IQR)."""
+    x = np.asarray(x, dtype=float)
     if x.size < 2:
-        return float("inf")
-    q1, med, q3 = np.percentile(x, [25, 50, 75])
-    sigma = (q3 - q1) / 1.349
-    return float(1.2533 * sigma / np.sqrt(x.size) / med) if med > 0 else float("inf")
+        return math.inf
+    q1, q3 = np.percentile(x, [25, 75])
+    return float(Z * 1.2533 * (q3 - q1) / 1.349 / math.sqrt(x.size))
 
 
-def ratio_ci(a, b, confidence=CONFIDENCE, n_resamples=N_RESAMPLES, seed=SEED):
-    """Percentile bootstrap interval for median(a) / median(b)."""
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-
-    def ratio(x, y, axis=-1):
-        return np.median(x, axis=axis) / np.median(y, axis=axis)
-
-    kwargs = dict(vectorized=True, paired=False, confidence_level=confidence, n_resamples=n_resamples,
-                  method="percentile")
-    try:
-        res = stats.bootstrap((a, b), ratio, rng=np.random.default_rng(seed), **kwargs)
-    except TypeError:  # scipy < 1.15 names the generator random_state
-        res = stats.bootstrap((a, b), ratio, random_state=np.random.default_rng(seed), **kwargs)
-    return float(res.confidence_interval.low), float(res.confidence_interval.high)
+def log_ratios(a, b):
+    return np.log(np.asarray(a, dtype=float)) - np.log(np.asarray(b, dtype=float))
 
 
-def _delta_from_u(u, n1, n2):
-    return float(2.0 * u / (n1 * n2) - 1.0)
+def hierarchical_interval(groups, n_resamples=N_RESAMPLES, seed=SEED):
+    """(estimate, lo, hi) of the mean over groups of each group's median, with the 95%
+    hierarchical percentile bootstrap. groups: per-process 1-D arrays."""
+    groups = [np.asarray(g, dtype=float) for g in groups if len(g)]
+    est = float(np.mean([np.median(g) for g in groups]))
+    rng = np.random.default_rng(seed)
+    P = len(groups)
+    picks = rng.integers(0, P, size=(n_resamples, P))
+    medians = np.empty((n_resamples, P))
+    for p, g in enumerate(groups):
+        mask = picks == p
+        count = int(mask.sum())
+        if count:
+            idx = rng.integers(0, g.size, size=(count, g.size))
+            medians[mask] = np.median(g[idx], axis=1)
+    boot = medians.mean(axis=1)
+    alpha = (1 - CONFIDENCE) / 2
+    lo, hi = np.percentile(boot, [100 * alpha, 100 * (1 - alpha)])
+    return est, float(lo), float(hi)
 
 
-def cliffs_delta(a, b):
-    return _delta_from_u(stats.mannwhitneyu(a, b, alternative="two-sided").statistic, len(a), len(b))
+def between_spread(per_process):
+    """Half-range of per-process estimates (log units); 0 with one process."""
+    return float((max(per_process) - min(per_process)) / 2) if len(per_process) > 1 else 0.0
 
 
-def compare(a, b, band=SAME_BAND, alpha=ALPHA, min_effect=MIN_EFFECT):
-    """Candidate samples a against baseline samples b (times: smaller is faster)."""
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    ratio = float(np.median(a) / np.median(b))
-    lo, hi = ratio_ci(a, b)
-    test = stats.mannwhitneyu(a, b, alternative="two-sided")
-    delta = _delta_from_u(test.statistic, a.size, b.size)
-    p = float(test.pvalue)
-    if lo >= 1 - band and hi <= 1 + band:
-        verdict = "SAME"
-    elif hi < 1 and p < alpha and delta <= -min_effect:
-        verdict = "FASTER"
-    elif lo > 1 and p < alpha and delta >= min_effect:
-        verdict = "SLOWER"
-    else:
-        verdict = "AMBIGUOUS"
-    return {"ratio": ratio, "ci": [lo, hi], "p_value": p, "cliffs_delta": delta, "verdict": verdict}
+def margin(min_margin, aa_interval, spreads):
+    """m in log units: the largest of the floor, the A/A extent and the median between-run spread."""
+    parts = {"min_margin": math.log1p(min_margin),
+             "aa_extent": max(abs(aa_interval[0]), abs(aa_interval[1])) if aa_interval else 0.0,
+             "between_runs": float(np.median(spreads)) if len(spreads) else 0.0}
+    return max(parts.values()), parts
 
 
-def target_met(target, comparison):
-    """(met, why) for one gate.yaml target against a comparison from compare()."""
-    lo, hi = comparison["ci"]
-    if target.get("max_ratio") is not None:
-        r = target["max_ratio"]
-        return hi <= r, f"time ratio {comparison['ratio']:.3f} CI [{lo:.3f}, {hi:.3f}] vs max_ratio {r:g}"
-    if target.get("min_speedup") is not None:
-        s = target["min_speedup"]
-        return hi <= 1.0 / s, (f"speedup {1 / comparison['ratio']:.2f}x CI [{1 / hi:.2f}, {1 / lo:.2f}] "
-                               f"vs min_speedup {s:g}x")
-    wanted = {"faster": ("FASTER",), "not_slower": ("FASTER", "SAME"), "same": ("SAME",)}[target["verdict"]]
-    return comparison["verdict"] in wanted, (f"verdict {comparison['verdict']} (ratio {comparison['ratio']:.3f} CI "
-                                             f"[{lo:.3f}, {hi:.3f}]) vs wanted {target['verdict']}")
+def verdict(lo, hi, m):
+    if (hi - lo) / 2 > m / 2:
+        return "UNRESOLVED"
+    if hi < -m:
+        return "FASTER"
+    if lo > m:
+        return "SLOWER"
+    if lo >= -m and hi <= m:
+        return "SAME"
+    return "AMBIGUOUS"
+
+
+def clopper_pearson(k, n, confidence=CONFIDENCE):
+    """Exact binomial interval for a rate k/n."""
+    from scipy.stats import beta
+    alpha = 1 - confidence
+    lo = 0.0 if k == 0 else float(beta.ppf(alpha / 2, k, n - k + 1))
+    hi = 1.0 if k == n else float(beta.ppf(1 - alpha / 2, k + 1, n - k))
+    return lo, hi

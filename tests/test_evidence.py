@@ -11,18 +11,20 @@ from helpers import ROOT
 from ladder import evidence
 
 WRITER = r"""
-import json, sys
+import sys
 sys.path.insert(0, sys.argv[2])
+from pathlib import Path
 from ladder import evidence
 n = 0
 while True:
     n += 1
-    rec = {"gate": "performance", "status": "pass", "reason": f"run {n}", "source_hash": "h", "phase": "p", "finished": "t",
-           "git": {"sha": "x"}, "measurements": {"summary": f"run {n}", "samples": list(range(200000))}}
-    evidence.write(sys.argv[1], rec, "log line\n" * 20000)
+    rec = evidence.record(kind="gate", name="p/performance", phase="p", gate="performance",
+                          inputs={"hash": "h"}, raw={"samples": list(range(200000))},
+                          derived={"status": "pass", "reason": f"run {n}"},
+                          meta={"git": {"sha": "x"}, "finished": "t"})
+    evidence.write(Path(sys.argv[1]) / "performance.json", rec, "log line\n" * 20000)
     print(n, flush=True)
 """
-
 
 def test_atomic_write_replaces_whole_files(tmp_path):
     evidence.atomic_write(tmp_path / "a.json", "old")
@@ -40,7 +42,7 @@ def test_sigkill_while_writing_leaves_readable_evidence_and_whole_history(tmp_pa
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
         rec = json.loads((out / "performance.json").read_text())  # never half a file
-        assert rec["reason"].startswith("run ") and len(rec["measurements"]["samples"]) == 200000
+        assert rec["derived"]["reason"].startswith("run ") and len(rec["raw"]["samples"]) == 200000
         lines = (out / evidence.HISTORY).read_text().splitlines()
         assert all(json.loads(l)["gate"] == "performance" for l in lines)  # never truncated
     # history only grows: every completed write is still listed

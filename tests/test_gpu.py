@@ -1,11 +1,13 @@
-"""GPU tests: the ctypes ABI against torch's SDPA, and fault containment in child processes.
+"""GPU tests: the ctypes ABI against a float64 reference, refusal of what a kernel does not
+support, fault and hang containment in child processes, and the blocking kernel the timing uses.
 Marked `gpu`: skipped without a CUDA device, failures when REQUIRE_GPU=1."""
 import pytest
 
 from helpers import ROOT
-from ladder.build.buildfile import artifacts, run_ninja
-from ladder.child import run_worker
-from ladder.spec import load_spec
+from ladder.layout import PACKAGE
+from ladder.spec import load_floor, load_spec
+from ladder.toolchain.ninja_build import artifacts, run_ninja
+from ladder.watchdog import run_job
 
 pytestmark = pytest.mark.gpu
 
@@ -13,14 +15,14 @@ pytestmark = pytest.mark.gpu
 @pytest.fixture(scope="module")
 def phase_a_lib():
     spec = load_spec(ROOT / "phases" / "phase_a")
-    run_ninja(spec, spec.perf_config, 600)
-    return artifacts(spec, spec.perf_config["name"])["lib"]
+    run_ninja(spec, spec.config(), 600)
+    return artifacts(spec, spec.config()["name"])["lib"]
 
 
 def test_phase_a_matches_the_float64_reference(phase_a_lib):
     import torch
-    from ladder.gpu.abi import Kernel
     from ladder.gpu.inputs import make_qkv, poisoned_like, poisoned_lse
+    from ladder.gpu.kernel import Kernel
     from ladder.gpu.reference import reference
     kernel = Kernel(phase_a_lib)
     for shape in ({"B": 2, "H": 3, "S_q": 77, "S_k": 130, "D": 64, "dtype": "fp16", "causal": True},
@@ -36,18 +38,22 @@ def test_phase_a_matches_the_float64_reference(phase_a_lib):
 
 def test_unsupported_head_dim_is_refused_not_launched(phase_a_lib):
     import torch
-    from ladder.gpu.abi import Kernel, KernelError
+    from ladder.gpu.kernel import Kernel, KernelError
     kernel = Kernel(phase_a_lib)
     q = torch.randn(1, 1, 8, 96, device="cuda", dtype=torch.float16)
     with pytest.raises(KernelError, match="CUDA error 1"):
         kernel(q, q, q, torch.empty_like(q))
 
 
+def _launch_orders(spec):
+    section = dict(spec.section("launch"))
+    return {"section": section, "lib": str(artifacts(spec, spec.config()["name"])["lib"])}
+
+
 def test_a_faulting_kernel_is_contained_in_its_child():
     spec = load_spec(ROOT / "tests" / "controls" / "misaligned")
     run_ninja(spec, spec.config(), 600)
-    out = run_worker("launch", 120, spec_dir=str(spec.dir), config=spec.config()["name"],
-                     lib=str(artifacts(spec, spec.config()["name"])["lib"]))
+    out = run_job("launch", _launch_orders(spec), 120)
     rows = out.result["shapes"] if out.result else []
     assert any(not r["ok"] and "misaligned" in r["error"].lower() for r in rows), out.output
 
@@ -55,6 +61,35 @@ def test_a_faulting_kernel_is_contained_in_its_child():
 def test_a_hanging_kernel_is_killed_by_the_watchdog():
     spec = load_spec(ROOT / "tests" / "controls" / "infinite_loop")
     run_ninja(spec, spec.config(), 600)
-    out = run_worker("launch", 20, spec_dir=str(spec.dir), config=spec.config()["name"],
-                     lib=str(artifacts(spec, spec.config()["name"])["lib"]))
+    out = run_job("launch", _launch_orders(spec), 20)
     assert out.timed_out and out.result is None
+
+
+def test_the_blocking_kernel_holds_the_stream_until_released():
+    import time
+    import torch
+    from ladder.gpu.timing import Blocker
+    from ladder.toolchain.helpers import shared_library
+    blocker = Blocker(shared_library(PACKAGE / "gpu" / "blocker.cu"), timeout_ms=2000)
+    x = torch.zeros(1, device="cuda")
+    epoch = blocker.hold()
+    x.add_(1)
+    time.sleep(0.2)
+    done = torch.cuda.Event()
+    done.record()
+    assert not done.query()  # the stream is still held 200 ms later
+    blocker.release(epoch)
+    torch.cuda.synchronize()
+    assert x.item() == 1 and not blocker.timed_out(epoch)
+    epoch = blocker.hold()  # never released: times out and says so
+    blocker_timeout = Blocker(shared_library(PACKAGE / "gpu" / "blocker.cu"), timeout_ms=50)
+    e2 = blocker_timeout.hold()
+    blocker.release(epoch)
+    torch.cuda.synchronize()
+    assert blocker_timeout.timed_out(e2)
+
+
+def test_floor_launch_shapes_pass_on_phase_a(phase_a_lib):
+    section = {"shapes": load_floor()["launch"]["shapes"]}
+    out = run_job("launch", {"section": section, "lib": str(phase_a_lib)}, 300)
+    assert out.result and all(r["ok"] for r in out.result["shapes"]), out.output

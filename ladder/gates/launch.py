@@ -1,22 +1,26 @@
-"""Gate 2, launch: every configuration runs the spec's launch shapes in its own child process
-under a watchdog. A fault (illegal address, misaligned access) or a hang is that configuration's
-failure, with the CUDA error text; the other configurations still run."""
+"""Gate 2, launch: every configuration ran the launch shapes in its own watched child. A fault
+(illegal address, misaligned access), a refusal (an error code) or a hang is that
+configuration's failure, with the CUDA error text."""
 from ..spec import shape_label
-from . import Result, run_per_config, summarize_failures
+from . import by_config, child_failure, special
 
 
-def run(ctx):
-    spec = ctx.spec
-    section = spec.section("launch")
-    result, failures = Result("pass", ""), []
-    for name, delivered in run_per_config(spec, "launch", section["timeout_s"], result, failures):
-        rows = delivered["shapes"]
-        bad = [r for r in rows if not r["ok"]]
-        failures += [f"{name} at {shape_label(r['shape'])}: {r['error']}" for r in bad]
-        result.measurements[name] = {"ok": not bad, "shapes": rows}
-    if failures:
-        result.status, result.reason = "fail", summarize_failures(failures)
-    else:
-        n = len(section["shapes"])
-        result.reason = f"{len(spec.data['build']['configs'])} config(s) x {n} shape(s) launched and synchronised cleanly"
-    return result
+def derive(raw, inputs):
+    s = special(raw)
+    if s:
+        return s
+    timeout = inputs["section"]["timeout_s"]
+    configs = inputs["configs"]
+    failures = {}
+    for c in configs:
+        outcome = raw["configs"][c["name"]]
+        why = child_failure(outcome, timeout)
+        if why:
+            failures[c["name"]] = [why]
+            continue
+        rows = outcome["result"]["shapes"]
+        bad = [f"at {shape_label(r['shape'])}: {r['error']}" for r in rows if not r["ok"]]
+        missing = len(inputs["section"]["shapes"]) - len(rows)
+        failures[c["name"]] = bad + ([f"{missing} shape(s) not run"] if missing and not bad else [])
+    n = len(inputs["section"]["shapes"])
+    return by_config(configs, failures, lambda ok: f"{len(ok)} config(s) x {n} shape(s) launched and synchronised cleanly")

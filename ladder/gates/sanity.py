@@ -1,67 +1,92 @@
-"""Gate 3, sanity: the hygiene checks of ladder/gpu/sanity_body.py in a watched child per
-configuration, then compute-sanitizer (memcheck, racecheck, ...) on the standalone driver at a
-small shape, where torch is not in the way and reads past a tensor's exact end are seen."""
-import re
-
-from ..build.buildfile import artifacts
-from ..child import run_watched
+"""Gate 3, sanity: turns the child's observations (ladder/gpu/sanity.py states what it looks at)
+and compute-sanitizer's output on the standalone driver into problems. Any problem fails the
+configuration."""
+from .. import parsers
 from ..spec import shape_label
-from ..tools import find
-from . import Result, run_per_config, summarize_failures
+from . import by_config, child_failure, special
 
-_ERRORS = re.compile(r"ERROR SUMMARY: (\d+) error")
-_HAZARDS = re.compile(r"RACECHECK SUMMARY: (\d+) hazard")
-
-
-def sanitizer_command(tool, driver, shape):
-    args = [str(shape[k]) for k in ("B", "H", "S_q", "S_k", "D")] + [shape["dtype"], str(int(shape["causal"])), "1"]
-    # memcheck: a padding buffer after every allocation, so a read just past one tensor's end is
-    # flagged even where the allocator put the next tensor right behind it (the oob_read
-    # control passed memcheck without it: K's over-read landed in V).
-    extra = {"racecheck": ["--racecheck-report", "hazard"], "memcheck": ["--padding", "512"]}.get(tool, [])
-    return [find("compute-sanitizer"), "--tool", tool, "--error-exitcode", "99", "--print-limit", "10",
-            *extra, str(driver), *args]
+MAX_UNCHANGED = 0.5     # more of the output unchanged after new inputs than this: cached by address
+ZERO_QUERY_TOL = 1e-2   # all-zero queries: |o - mean of V| (inputs ~N(0,1))
 
 
-def parse_sanitizer(tool, outcome):
-    """(clean, findings line)."""
-    text = outcome.output
-    errors = sum(int(n) for n in _ERRORS.findall(text))
-    hazards = sum(int(n) for n in _HAZARDS.findall(text))
-    if outcome.timed_out:
-        return False, "timed out"
-    summary_seen = bool(_ERRORS.search(text) or _HAZARDS.search(text))
-    if errors or hazards or outcome.returncode != 0 or not summary_seen:
-        first = next((l.strip() for l in text.splitlines()
-                      if l.startswith("=========") and ("Invalid" in l or "hazard" in l.lower() or "Error" in l)),
-                     outcome.tail(2).replace("\n", " | "))
-        return False, f"{errors} error(s), {hazards} hazard(s), exit {outcome.returncode}: {first}"
-    return True, "clean"
+def shape_problems(f):
+    p = []
+    if f["incomplete_on_return"]:
+        p.append("output still changing after the call returned on its stream (work not ordered on the caller's stream)")
+    if f["unwritten"]:
+        p.append(f"{f['unwritten']} of {f['elements']} output elements never written (still poison)")
+    if f["nonfinite"]:
+        p.append(f"{f['nonfinite']} output elements NaN/Inf on finite inputs")
+    if f["lse_nonfinite"]:
+        p.append(f"{f['lse_nonfinite']} log-sum-exp values NaN/Inf or unwritten")
+    if f["inputs_changed"]:
+        p.append(f"inputs modified by the kernel: {', '.join(f['inputs_changed'])}")
+    if f["repeat_mismatches"]:
+        p.append(f"repeat runs disagree in {f['repeat_mismatches']} element(s)")
+    if f["no_lse_mismatches"]:
+        p.append(f"a call without lse differs in {f['no_lse_mismatches']} element(s) from one with it")
+    side = f["side_stream"]
+    if side["mismatches"] or side["incomplete"]:
+        p.append(f"on a non-blocking side stream the output does not follow inputs written on that stream just "
+                 f"before the call ({side['mismatches']} elements differ, {side['incomplete']} incomplete): work "
+                 f"not ordered on the caller's stream")
+    if f["fraction_unchanged_after_new_inputs"] > MAX_UNCHANGED:
+        p.append(f"{f['fraction_unchanged_after_new_inputs']:.0%} of the output unchanged after new inputs were "
+                 "written in place (results cached by address?)")
+    g = f["graph"]
+    if g.get("error"):
+        p.append(f"CUDA graph capture or replay failed: {g['error']}")
+    elif g["unwritten"] or g["mismatches"]:
+        p.append(f"CUDA graph replay after inputs were rewritten in place: {g['mismatches']} elements differ from an "
+                 f"eager call on the new inputs, {g['unwritten']} never written")
+    if not f["zero_query_max_err"] <= ZERO_QUERY_TOL:
+        extra = f", {f['zero_query_unwritten']} elements never written" if f["zero_query_unwritten"] else ""
+        p.append(f"all-zero queries: output is not the mean of V (max error {f['zero_query_max_err']:.3g}{extra})")
+    return p
 
 
-def run(ctx):
-    spec = ctx.spec
-    section = spec.section("sanity")
-    result, failures = Result("pass", ""), []
-    for name, delivered in run_per_config(spec, "sanity", section["timeout_s"], result, failures):
-        driver = artifacts(spec, name)["driver"]
-        entry = {"shapes": delivered["shapes"]}
-        for row in entry["shapes"]:
-            failures += [f"{name} at {shape_label(row['shape'])}: {p}" for p in row["problems"]]
-        san = section["sanitizer"]
-        entry["sanitizer"] = {}
-        for tool in san["tools"]:
-            cmd = sanitizer_command(tool, driver, san["shape"])
-            out = run_watched(cmd, san["timeout_s"])
-            clean, line = parse_sanitizer(tool, out)
-            entry["sanitizer"][tool] = {"clean": clean, "findings": line, "shape": san["shape"]}
-            result.log.append(f"== config {name}: compute-sanitizer {tool}\n$ {' '.join(cmd)}\n{out.output}")
-            if not clean:
-                failures.append(f"{name}: compute-sanitizer {tool}: {line}")
-        result.measurements[name] = entry
-    if failures:
-        result.status, result.reason = "fail", summarize_failures(failures)
-    else:
-        result.reason = (f"{len(section['shapes'])} shape(s): fully written, finite, inputs intact, stream-ordered, "
-                         f"repeatable, no caching, zero-query exact; {', '.join(section['sanitizer']['tools'])} clean")
-    return result
+def misaligned_problems(rows):
+    p = []
+    for r in rows:
+        if r["outcome"] == "fault":
+            p.append(f"a view with {r['variant']} faulted instead of being refused: {r['error']}")
+        elif r["outcome"] == "computed" and not r["err"] <= r["tol"]:
+            p.append(f"a view with {r['variant']} was answered wrongly (error {r['err']:.3g} > {r['tol']:.3g}) "
+                     "instead of refused")
+    return p
+
+
+def derive(raw, inputs):
+    s = special(raw)
+    if s:
+        return s
+    section, configs = inputs["section"], inputs["configs"]
+    failures, figures = {}, {}
+    for c in configs:
+        name = c["name"]
+        got = raw["configs"][name]
+        why = child_failure(got["child"], section["timeout_s"])
+        fails = [why] if why else []
+        if not why:
+            result = got["child"]["result"]
+            for row in result["shapes"]:
+                if "error" in row:
+                    fails.append(f"at {shape_label(row['shape'])}: {row['error']}")
+                else:
+                    fails += [f"at {shape_label(row['shape'])}: {p}" for p in shape_problems(row["figures"])]
+            fails += misaligned_problems(result["misaligned"])
+        sanitizer = {}
+        for tool, runs in got["sanitizer"].items():
+            for run in runs:
+                clean, line = parsers.sanitizer(run["output"], run["returncode"], run["timed_out"])
+                sanitizer.setdefault(tool, []).append({"shape": run["shape"], "clean": clean, "findings": line})
+                if not clean:
+                    fails.append(f"compute-sanitizer {tool} at {shape_label(run['shape'])}: {line}")
+        failures[name], figures[name] = fails, {"sanitizer": sanitizer, "problems": fails}
+    tools = ", ".join(section["sanitizer"]["tools"])
+    out = by_config(configs, failures, lambda ok: (
+        f"{len(section['shapes'])} shape(s): fully written, finite, inputs intact, stream-ordered (caller and side "
+        f"stream), repeatable, graph-replayable, no caching, zero-query exact, misaligned views refused or right; "
+        f"{tools} clean"))
+    out["configs"] = figures
+    return out

@@ -1,28 +1,31 @@
-"""How the performance gate times kernels on the GPU.
+"""How the performance gate times kernels on the GPU (one child process; the gate runs several).
 
-- CUDA events around each call, on torch's current stream.
-- Before every timed call, outside the timed window, L2 is flushed by writing a buffer twice
-  its size, then the stream is held by a spin kernel (torch.cuda._sleep, hold_us long) while the
-  host enqueues the start event and the call: the GPU reaches the window with the call already
-  queued, so host launch cost (tens of us for an SDPA call) does not leak into the window.
+- Rounds. In every round each kernel runs once, in a seeded random order (recorded), all on the
+  same input set, which rotates round by round independently of the order. Only complete rounds
+  count: a round where any hold timed out is kept in the raw data but marked.
+- One sample: L2 flushed (a write of twice its size), then a blocking kernel holds the stream
+  (ladder/gpu/blocker.cu), then the start event, the call, the end event are enqueued, and the
+  host releases the hold. The GPU reaches the window with the call already queued, so host
+  launch cost (tens of us for an SDPA call) cannot leak in; a hold that times out (the host took
+  longer than blocker_timeout_ms to enqueue) marks its round.
 - Warm-up by time, every kernel in turn.
-- Candidates and baselines are interleaved round by round (order rotating each round), so drift
-  in clocks or temperature lands on all of them alike.
-- Inputs rotate over several sets; after each full rotation every set is refilled in place
-  with fresh random values (same addresses, new contents: a kernel that caches by address is
-  caught by the re-check); every few rounds the candidate's output is re-checked against SDPA.
-- Stopping on noise: every kernel has at least min_samples, and the relative standard error of
-  each median is under rel_noise; or max_samples, or max_time_s.
-- The SM clock is read (NVML) before, after, and once per round; samples from rounds where it
-  was under 90% of its maximum are flagged.
-- For short kernels, CUDA-graph replay as well: graph_calls calls captured in one graph, replay
-  time / graph_calls, so per-call host cost does not hide the kernel."""
+- Inputs: several sets, refilled in place with fresh random values after every full rotation
+  (same addresses, new contents). The candidate's timed output is re-checked against a float64
+  reference at a few rounds, with SDPA's error on the same inputs as the yardstick.
+- Stopping: at least min_rounds, then every pair (candidate against each kernel) has a median
+  half-width at most m/2 of this process's margin estimate; or max_rounds, or max_time_s.
+- SM clock (NVML) read once per round.
+- Every kernel is also timed as CUDA-graph replays: up to graph_calls calls (about 2 ms of work)
+  captured in one graph, replay time / calls; the candidate's replayed output must match its
+  eager output."""
+import ctypes
+import math
 import time
 
 import numpy as np
 import torch
 
-from ..stats import rel_noise
+from .. import stats
 
 
 class Clock:
@@ -36,9 +39,7 @@ class Clock:
             self._nvml, self.max_mhz = None, None
 
     def read(self):
-        if self._nvml is None:
-            return None
-        return self._nvml.nvmlDeviceGetClockInfo(self._h, self._nvml.NVML_CLOCK_SM)
+        return None if self._nvml is None else self._nvml.nvmlDeviceGetClockInfo(self._h, self._nvml.NVML_CLOCK_SM)
 
 
 class L2Flusher:
@@ -51,12 +52,48 @@ class L2Flusher:
         self.buf.fill_(self.i)
 
 
-def measure(fns, n_sets, timing, flusher, clock, refresh, recheck, echo=lambda s: None):
-    """fns: {name: fn(set_index)}. refresh(): refill every input set in place. recheck(set_index):
-    compares the candidate's last output on that set; returns a record. Returns raw samples (us)
-    per name, with per-sample clock flags, and the recheck records."""
+class Blocker:
+    def __init__(self, lib_path, timeout_ms):
+        self.lib = ctypes.CDLL(str(lib_path))
+        self.lib.blocker_create.restype = ctypes.c_void_p
+        self.lib.blocker_hold.restype = ctypes.c_int64
+        self.lib.blocker_hold.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_void_p]
+        self.lib.blocker_release.argtypes = [ctypes.c_void_p, ctypes.c_int64]
+        self.lib.blocker_timed_out.argtypes = [ctypes.c_void_p, ctypes.c_int64]
+        self.handle = self.lib.blocker_create()
+        if not self.handle:
+            raise RuntimeError("could not allocate the blocking kernel's mapped host memory")
+        self.timeout_ns = int(timeout_ms * 1e6)
+
+    def hold(self):
+        epoch = self.lib.blocker_hold(self.handle, self.timeout_ns, torch.cuda.current_stream().cuda_stream)
+        if epoch < 0:
+            raise RuntimeError("blocking kernel failed to launch")
+        return epoch
+
+    def release(self, epoch):
+        self.lib.blocker_release(self.handle, epoch)
+
+    def timed_out(self, epoch):
+        return bool(self.lib.blocker_timed_out(self.handle, epoch))
+
+
+def _halfwidths(us, names, c, aa):
+    """This process's margin estimate and every pair's median half-width, in log units."""
+    x = np.log(np.asarray(us))
+    hws = {j: stats.median_halfwidth(x[:, c] - x[:, j]) for j in range(len(names)) if j != c}
+    m = 0.0
+    if aa is not None:
+        m = abs(float(np.median(x[:, c] - x[:, aa]))) + hws[aa]
+    return m, hws
+
+
+def measure(fns, candidate, aa_name, n_sets, timing, flusher, blocker, clock, refresh, recheck, rng,
+            fixed_rounds=None, echo=lambda s: None):
+    """fns: {name: fn(set index)}. Returns the raw record of this workload in this process."""
     names = list(fns)
-    hold_cycles = int(timing["hold_us"] * (clock.max_mhz or 2000))
+    c = names.index(candidate)
+    aa = names.index(aa_name) if aa_name in names else None
     deadline = time.perf_counter() + timing["warmup_s"]
     warm = 0
     while time.perf_counter() < deadline or warm < 2:
@@ -64,51 +101,60 @@ def measure(fns, n_sets, timing, flusher, clock, refresh, recheck, echo=lambda s
             fns[n](warm % n_sets)
         torch.cuda.synchronize()
         warm += 1
-    samples = {n: [] for n in names}
-    low_clock = {n: [] for n in names}
-    rechecks = []
-    clocks = {"before_mhz": clock.read(), "max_mhz": clock.max_mhz, "per_round_mhz": []}
+    recheck_at = {0, 9, 39, 99, 199}
+    raw = {"names": names, "us": [], "order": [], "set": [], "timed_out": [], "mhz": [], "rechecks": []}
+    complete = []
     t_start = time.perf_counter()
-    rnd = 0
-    while True:
+    rnd, stop = 0, None
+    while stop is None:
         s = rnd % n_sets
-        order = names[rnd % len(names):] + names[:rnd % len(names)]
+        order = [int(i) for i in rng.permutation(len(names))]
         events = []
-        for n in order:
+        for i in order:
             flusher()
-            torch.cuda._sleep(hold_cycles)
+            epoch = blocker.hold()
             start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
             start.record()
-            fns[n](s)
+            fns[names[i]](s)
             end.record()
-            events.append((n, start, end))
+            blocker.release(epoch)
+            events.append((i, start, end, epoch))
         torch.cuda.synchronize()
-        mhz = clock.read()
-        clocks["per_round_mhz"].append(mhz)
-        low = bool(mhz is not None and clock.max_mhz and mhz < 0.9 * clock.max_mhz)
-        for n, start, end in events:
-            samples[n].append(start.elapsed_time(end) * 1e3)
-            low_clock[n].append(low)
-        if rnd % timing["recheck_every"] == 0:
-            rechecks.append(recheck(s))
+        us = [0.0] * len(names)
+        out = []
+        for i, start, end, epoch in events:
+            us[i] = round(start.elapsed_time(end) * 1e3, 3)
+            if blocker.timed_out(epoch):
+                out.append(i)
+        raw["us"].append(us)
+        raw["order"].append(order)
+        raw["set"].append(s)
+        raw["timed_out"].append(out)
+        raw["mhz"].append(clock.read())
+        if not out:
+            complete.append(us)
+        if recheck is not None and rnd in recheck_at and len(raw["rechecks"]) < timing["rechecks"]:
+            raw["rechecks"].append(dict(recheck(s), round=rnd))
         if s == n_sets - 1:
             refresh()
         rnd += 1
-        counts = min(len(v) for v in samples.values())
+        n = len(complete)
         elapsed = time.perf_counter() - t_start
-        quiet = all(rel_noise(v) <= timing["rel_noise"] for v in samples.values())
-        if (counts >= timing["min_samples"] and quiet) or counts >= timing["max_samples"] \
-                or (elapsed >= timing["max_time_s"] and counts >= 5):
-            stop = "noise" if quiet and counts >= timing["min_samples"] else \
-                "max_samples" if counts >= timing["max_samples"] else "max_time"
-            break
-    clocks["after_mhz"] = clock.read()
-    echo(f"  {rnd} rounds in {elapsed:.1f} s, stopped on {stop}")
-    return {"samples_us": samples, "low_clock": low_clock, "rechecks": rechecks, "clocks": clocks,
-            "rounds": rnd, "stopped_on": stop, "elapsed_s": round(elapsed, 2)}
+        if fixed_rounds is not None:
+            stop = "fixed" if rnd >= fixed_rounds else None
+        elif n >= timing["min_rounds"]:
+            m, hws = _halfwidths(complete, names, c, aa)
+            m = max(m, math.log1p(timing["min_margin"]))
+            if all(h <= m / 2 for h in hws.values()):
+                stop = "resolved"
+        if stop is None and (rnd >= timing["max_rounds"] or elapsed >= timing["max_time_s"]):
+            stop = "max_rounds" if rnd >= timing["max_rounds"] else "max_time"
+    raw.update(stopped_on=stop, elapsed_s=round(time.perf_counter() - t_start, 2), max_mhz=clock.max_mhz)
+    echo(f"  {rnd} rounds ({len(complete)} complete) in {raw['elapsed_s']} s, stopped on {stop}")
+    return raw
 
 
-def graph_per_call_us(fn, calls, replays=10):
+def graph_per_call_us(fn, calls, replays=5):
     """Median over replays of (graph replay time / calls) for `calls` captured calls of fn()."""
     s = torch.cuda.Stream()
     s.wait_stream(torch.cuda.current_stream())
@@ -131,7 +177,7 @@ def graph_per_call_us(fn, calls, replays=10):
         end.record()
         torch.cuda.synchronize()
         times.append(start.elapsed_time(end) * 1e3 / calls)
-    return float(np.median(times))
+    return float(np.median(times)), g
 
 
 def ceilings():

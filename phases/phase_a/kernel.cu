@@ -78,7 +78,10 @@ __global__ void __launch_bounds__(kThreads) attn_fwd_scalar(const AttnParams p) 
   float* v_s = smem + L::v;
 
   const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
-  const int b = blockIdx.z, h = blockIdx.y, m0 = blockIdx.x * kBlockM;
+  // One flat grid dimension (up to 2^31 - 1 blocks), so B or H above gridDim.y/z's 65535 work.
+  const int n_m = attn::ceil_div(p.S_q, kBlockM);
+  const int m0 = int(blockIdx.x % n_m) * kBlockM;
+  const int bh = int(blockIdx.x / n_m), b = bh / p.H, h = bh % p.H;
   const T* q = static_cast<const T*>(p.q) + attn::row_offset(p.q_stride_b, p.q_stride_h, 0, b, h, 0);
   const T* k = static_cast<const T*>(p.k) + attn::row_offset(p.k_stride_b, p.k_stride_h, 0, b, h, 0);
   const T* v = static_cast<const T*>(p.v) + attn::row_offset(p.v_stride_b, p.v_stride_h, 0, b, h, 0);
@@ -170,19 +173,10 @@ template <typename T, int D> int launch(const AttnParams& p, cudaStream_t stream
   constexpr int smem = Smem<D>::bytes;
   cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
   if (err != cudaSuccess) return err;
-  const dim3 grid(attn::ceil_div(p.S_q, kBlockM), p.H, p.B);
-  kernel<<<grid, kThreads, smem, stream>>>(p);
+  const int64_t blocks = int64_t(p.B) * p.H * attn::ceil_div(p.S_q, kBlockM);
+  if (blocks > INT32_MAX) return cudaErrorInvalidValue;
+  kernel<<<unsigned(blocks), kThreads, smem, stream>>>(p);
   return cudaGetLastError();
-}
-
-bool rows_are_aligned(const AttnParams& p) {
-  // 16-byte vector loads need every row start 16-byte aligned.
-  const auto aligned = [](const void* ptr, int64_t sb, int64_t sh, int64_t ss) {
-    return reinterpret_cast<uintptr_t>(ptr) % 16 == 0 && sb % 8 == 0 && sh % 8 == 0 && ss % 8 == 0;
-  };
-  return aligned(p.q, p.q_stride_b, p.q_stride_h, p.q_stride_s) &&
-         aligned(p.k, p.k_stride_b, p.k_stride_h, p.k_stride_s) &&
-         aligned(p.v, p.v_stride_b, p.v_stride_h, p.v_stride_s);
 }
 
 }  // namespace
@@ -194,7 +188,7 @@ ATTN_EXPORT int attn_smem_bytes(int head_dim, int /*dtype*/) {
 }
 
 ATTN_EXPORT int attn_fwd(const AttnParams* p, cudaStream_t stream) {
-  if (!attn::params_are_valid(p) || !rows_are_aligned(*p)) return cudaErrorInvalidValue;
+  if (!attn::params_are_valid(p) || !attn::rows_are_16b_aligned(p)) return cudaErrorInvalidValue;
   const bool half = p->dtype == ATTN_FP16;
   switch (p->D) {
     case 64: return half ? launch<__half, 64>(*p, stream) : launch<__nv_bfloat16, 64>(*p, stream);

@@ -488,10 +488,6 @@ cudaError_t launch(const AttnParams& p, cudaStream_t stream) {
   return cudaGetLastError();
 }
 
-bool aligned16(const void* ptr) { return (reinterpret_cast<uintptr_t>(ptr) & 15u) == 0; }
-bool rows_aligned(int64_t sb, int64_t sh, int64_t ss) {
-  return sb % 8 == 0 && sh % 8 == 0 && ss % 8 == 0;  // 8 x 16-bit elements = 16 B
-}
 
 }  // namespace
 
@@ -499,13 +495,7 @@ ATTN_EXPORT int attn_fwd(const AttnParams* p, cudaStream_t stream) {
   if (!attn::params_are_valid(p)) return cudaErrorInvalidValue;
   if (p->D != 64 && p->D != 128) return cudaErrorInvalidValue;
   // 16-byte vector loads/stores need every row to start 16-byte aligned.
-  if (!aligned16(p->q) || !aligned16(p->k) || !aligned16(p->v) || !aligned16(p->o))
-    return cudaErrorInvalidValue;
-  if (!rows_aligned(p->q_stride_b, p->q_stride_h, p->q_stride_s) ||
-      !rows_aligned(p->k_stride_b, p->k_stride_h, p->k_stride_s) ||
-      !rows_aligned(p->v_stride_b, p->v_stride_h, p->v_stride_s) ||
-      !rows_aligned(p->o_stride_b, p->o_stride_h, p->o_stride_s))
-    return cudaErrorInvalidValue;
+  if (!attn::rows_are_16b_aligned(p)) return cudaErrorInvalidValue;
 
   cudaError_t e;
   if (p->dtype == ATTN_FP16)

@@ -22,6 +22,15 @@
 //   CONTROL_ROW_EPILOGUE(p, q_head, row, lane)  a statement after a row is written (nothing)
 //   CONTROL_MIN_BLOCKS                  __launch_bounds__ minimum blocks per SM (1)
 //   CONTROL_SMEM_BYTES(D)               dynamic shared memory requested and reported (the layout's)
+//   CONTROL_TO_FLOAT(e)                 an input element as fp32 (attn::to_float(e))
+//   CONTROL_ROW_OFFSET(sb, sh, ss, b, h, s)  element offset of a row (attn::row_offset: 64-bit)
+//   CONTROL_O_STRIDES(p, sb, sh, ss)    statement setting o's strides (from p: sb = p.o_stride_b ...)
+//   CONTROL_LOAD_LIMIT(p, limit, room)  K/V rows below this are loaded, the rest zero-filled;
+//                                       room: rows the view's head stride leaves (limit)
+//   CONTROL_STORE_LIMIT(p, room)        output rows below this are stored; room as above (p.S_q)
+//   CONTROL_MAX_INIT                    the running max before any key (-INFINITY)
+//   CONTROL_RUNNING_MAX(m_old, tile)    the new running max (fmaxf(m_old, tile))
+//   CONTROL_LSUM_STORE(p, x)            the row-sum partial as stored after each update ((x))
 //   CONTROL_CUSTOM_ENTRY                defined: the control writes attn_fwd itself, using
 //                                       control::supported() and control::launch()
 // q_head / k_head are `const T*` at row 0 of the block's (b, h); T is __half or __nv_bfloat16.
@@ -61,6 +70,30 @@
 #endif
 #ifndef CONTROL_MIN_BLOCKS
 #define CONTROL_MIN_BLOCKS 1
+#endif
+#ifndef CONTROL_TO_FLOAT
+#define CONTROL_TO_FLOAT(e) attn::to_float(e)
+#endif
+#ifndef CONTROL_ROW_OFFSET
+#define CONTROL_ROW_OFFSET(sb, sh, ss, b, h, s) attn::row_offset(sb, sh, ss, b, h, s)
+#endif
+#ifndef CONTROL_O_STRIDES
+#define CONTROL_O_STRIDES(p, sb, sh, ss) (sb = (p).o_stride_b, sh = (p).o_stride_h, ss = (p).o_stride_s)
+#endif
+#ifndef CONTROL_LOAD_LIMIT
+#define CONTROL_LOAD_LIMIT(p, limit, room) (limit)
+#endif
+#ifndef CONTROL_STORE_LIMIT
+#define CONTROL_STORE_LIMIT(p, room) ((p).S_q)
+#endif
+#ifndef CONTROL_MAX_INIT
+#define CONTROL_MAX_INIT (-INFINITY)
+#endif
+#ifndef CONTROL_RUNNING_MAX
+#define CONTROL_RUNNING_MAX(m_old, tile) fmaxf(m_old, tile)
+#endif
+#ifndef CONTROL_LSUM_STORE
+#define CONTROL_LSUM_STORE(p, x) (x)
 #endif
 #ifndef CONTROL_SMEM_BYTES
 #define CONTROL_SMEM_BYTES(D) (::control::Layout<D>::bytes)
@@ -117,7 +150,7 @@ __device__ void stage_rows(float* dst, int dst_stride, const T* head, int64_t ro
       const uint4 raw = *reinterpret_cast<const uint4*>(CONTROL_LOAD_ADDR(head + (row0 + r) * row_stride + c));
       const T* e = reinterpret_cast<const T*>(&raw);
 #pragma unroll
-      for (int j = 0; j < kVec; ++j) x[j] = attn::to_float(e[j]) * mul;
+      for (int j = 0; j < kVec; ++j) x[j] = CONTROL_TO_FLOAT(e[j]) * mul;
     } else {
 #pragma unroll
       for (int j = 0; j < kVec; ++j) x[j] = 0.f;
@@ -137,11 +170,20 @@ __global__ void __launch_bounds__(kThreads, CONTROL_MIN_BLOCKS) attention(const 
   float* v_s = smem + L::v;
 
   const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
-  const int b = blockIdx.z, h = blockIdx.y, m0 = blockIdx.x * kBlockM;
-  const T* q_head = static_cast<const T*>(p.q) + attn::row_offset(p.q_stride_b, p.q_stride_h, 0, b, h, 0);
-  const T* k_head = static_cast<const T*>(p.k) + attn::row_offset(p.k_stride_b, p.k_stride_h, 0, b, h, 0);
-  const T* v_head = static_cast<const T*>(p.v) + attn::row_offset(p.v_stride_b, p.v_stride_h, 0, b, h, 0);
-  T* o_head = static_cast<T*>(p.o) + attn::row_offset(p.o_stride_b, p.o_stride_h, 0, b, h, 0);
+  const int n_m = attn::ceil_div(p.S_q, kBlockM);  // flat grid: B or H may exceed 65535
+  const int m0 = int(blockIdx.x % n_m) * kBlockM;
+  const int bh = int(blockIdx.x / n_m), b = bh / p.H, h = bh % p.H;
+  int64_t o_sb, o_sh, o_ss;
+  CONTROL_O_STRIDES(p, o_sb, o_sh, o_ss);
+  const T* q_head = static_cast<const T*>(p.q) + CONTROL_ROW_OFFSET(p.q_stride_b, p.q_stride_h, 0, b, h, 0);
+  const T* k_head = static_cast<const T*>(p.k) + CONTROL_ROW_OFFSET(p.k_stride_b, p.k_stride_h, 0, b, h, 0);
+  const T* v_head = static_cast<const T*>(p.v) + CONTROL_ROW_OFFSET(p.v_stride_b, p.v_stride_h, 0, b, h, 0);
+  T* o_head = static_cast<T*>(p.o) + CONTROL_ROW_OFFSET(o_sb, o_sh, 0, b, h, 0);
+  // Rows the views' head strides leave before the next head starts (0 when B and H are 1).
+  const int64_t kv_rows = p.k_stride_s > 0 ? p.k_stride_h / p.k_stride_s : p.S_k;
+  const int64_t o_rows = o_ss > 0 ? o_sh / o_ss : p.S_q;
+  const int kv_room = kv_rows < INT32_MAX ? int(kv_rows) : INT32_MAX;
+  const int o_room = o_rows < INT32_MAX ? int(o_rows) : INT32_MAX;
 
   if (CONTROL_SKIP_BLOCK(p, b, h, q_head)) return;
   CONTROL_BLOCK_PROLOGUE(p, k_head);
@@ -160,7 +202,7 @@ __global__ void __launch_bounds__(kThreads, CONTROL_MIN_BLOCKS) attention(const 
   CONTROL_ACC_T acc[kRowsPerWarp][kCols];
 #pragma unroll
   for (int r = 0; r < kRowsPerWarp; ++r) {
-    m[r] = -INFINITY;
+    m[r] = CONTROL_MAX_INIT;
     l_part[r] = 0.f;
 #pragma unroll
     for (int c = 0; c < kCols; ++c) acc[r][c] = acc_put<CONTROL_ACC_T>(0.f);
@@ -168,8 +210,9 @@ __global__ void __launch_bounds__(kThreads, CONTROL_MIN_BLOCKS) attention(const 
 
   for (int n0 = 0; n0 < key_end; n0 += kTileN) {
     if (n0 > 0) CONTROL_TILE_BARRIER();  // every warp is done with the previous tile
-    stage_rows<T, D>(k_s, L::kRowK, k_head, p.k_stride_s, n0, kTileN, n_keys, 1.f);
-    stage_rows<T, D>(v_s, D, v_head, p.v_stride_s, n0, kTileN, n_keys, 1.f);
+    const int load_limit = CONTROL_LOAD_LIMIT(p, n_keys, kv_room);
+    stage_rows<T, D>(k_s, L::kRowK, k_head, p.k_stride_s, n0, kTileN, load_limit, 1.f);
+    stage_rows<T, D>(v_s, D, v_head, p.v_stride_s, n0, kTileN, load_limit, 1.f);
     __syncthreads();  // the tile (and, on the first pass, Q) is complete for every warp
 
     // S = Q K^T for this tile; lane owns key n0 + lane.
@@ -195,13 +238,13 @@ __global__ void __launch_bounds__(kThreads, CONTROL_MIN_BLOCKS) attention(const 
       const int row = m0 + wrow + r;
       const bool visible = key < n_keys && (!causal || key <= row);
       const float sr = visible ? s[r] : -INFINITY;
-      const float m_new = fmaxf(m[r], warp_max(sr));
+      const float m_new = CONTROL_RUNNING_MAX(m[r], warp_max(sr));
       // While no key of the row has been visible m_new is -inf: subtract 0 instead, so the
       // weights and the rescale factor come out 0 rather than NaN (-inf - -inf).
       const float m_ref = m_new == -INFINITY ? 0.f : m_new;
       const float alpha = exp2f(m[r] - m_ref);
       pr[r] = exp2f(sr - m_ref);
-      l_part[r] = l_part[r] * alpha + pr[r];
+      l_part[r] = CONTROL_LSUM_STORE(p, l_part[r] * alpha + pr[r]);
       m[r] = m_new;
 #pragma unroll
       for (int c = 0; c < kCols; ++c) acc[r][c] = acc_put<CONTROL_ACC_T>(acc_get(acc[r][c]) * alpha);
@@ -227,14 +270,14 @@ __global__ void __launch_bounds__(kThreads, CONTROL_MIN_BLOCKS) attention(const 
   for (int r = 0; r < kRowsPerWarp; ++r) {
     const int row = m0 + wrow + r;
     const float l = warp_sum(l_part[r]);
-    if (row >= p.S_q) continue;  // the same for the whole warp
+    if (row >= CONTROL_STORE_LIMIT(p, o_room)) continue;  // the same for the whole warp
     const float inv_l = 1.f / l;
-    T* o_row = o_head + row * p.o_stride_s;
+    T* o_row = o_head + row * o_ss;
 #pragma unroll
     for (int c = 0; c < kCols; ++c)
       o_row[c * kWarp + lane] = attn::from_float<T>(CONTROL_OUT_VALUE(p, row, acc_get(acc[r][c]) * inv_l));
     // Natural-log log-sum-exp of the scaled scores: ln(2^m2 * l) = (m2 + log2 l) * ln 2.
-    if (p.lse != nullptr && lane == 0)
+    if (p.lse != nullptr && lane == 0 && row < p.S_q)
       p.lse[(int64_t(b) * p.H + h) * p.S_q + row] = (m[r] + log2f(l)) * kLn2;
     CONTROL_ROW_EPILOGUE(p, q_head, row, lane);
   }
@@ -247,22 +290,16 @@ template <typename T, int D> int launch_typed(const AttnParams& p, cudaStream_t 
         cudaFuncSetAttribute(attention<T, D>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
     if (err != cudaSuccess) return err;
   }
-  const dim3 grid(attn::ceil_div(p.S_q, kBlockM), p.H, p.B);
-  attention<T, D><<<grid, kThreads, smem, stream>>>(p);
+  const int64_t blocks = int64_t(p.B) * p.H * attn::ceil_div(p.S_q, kBlockM);
+  if (blocks > INT32_MAX) return cudaErrorInvalidValue;
+  attention<T, D><<<unsigned(blocks), kThreads, smem, stream>>>(p);
   return cudaGetLastError();
 }
 
-// What this kernel supports: valid parameters, D 64 or 128, a grid that fits, and every row of
-// q, k and v 16-byte aligned (the staging loads are 16-byte vectors).
+// What this kernel supports: valid parameters, D 64 or 128, and every row 16-byte aligned (the
+// staging loads are 16-byte vectors).
 inline bool supported(const AttnParams* p) {
-  if (!attn::params_are_valid(p) || (p->D != 64 && p->D != 128)) return false;
-  if (p->H > 65535 || p->B > 65535) return false;
-  const auto aligned = [](const void* ptr, int64_t sb, int64_t sh, int64_t ss) {
-    return reinterpret_cast<uintptr_t>(ptr) % 16 == 0 && sb % 8 == 0 && sh % 8 == 0 && ss % 8 == 0;
-  };
-  return aligned(p->q, p->q_stride_b, p->q_stride_h, p->q_stride_s) &&
-         aligned(p->k, p->k_stride_b, p->k_stride_h, p->k_stride_s) &&
-         aligned(p->v, p->v_stride_b, p->v_stride_h, p->v_stride_s);
+  return attn::params_are_valid(p) && (p->D == 64 || p->D == 128) && attn::rows_are_16b_aligned(p);
 }
 
 // Launches on `stream`; the parameters must be supported().

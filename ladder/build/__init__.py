@@ -1,1 +1,0 @@
-"""Compiling a phase and reading what the compiler made of it."""

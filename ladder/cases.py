@@ -1,0 +1,73 @@
+"""What the correctness gate runs, as plain data: the case x dtype x mask groups of a merged
+correctness section, the residue sweep's lengths, and each trial's seed, value distribution,
+per-tensor layouts and softmax scale. Pure and deterministic, so the child that runs the trials
+and anyone reading the evidence derive the same plan from the same section."""
+import itertools
+import random
+
+from .spec import LAYOUTS
+
+TENSORS = "qkvo"
+
+
+def residue_lengths(moduli, max_len, seed):
+    """Lengths in [1, max_len] such that for every modulus M every residue 0..M-1 occurs."""
+    rng = random.Random(seed)
+    lengths = []
+    for m in sorted(moduli, reverse=True):
+        have = {length % m for length in lengths}
+        for r in range(m):
+            if r in have:
+                continue
+            base = r if r else m
+            spans = [u for u in range(0, (max_len - base) // m + 1)]
+            lengths.append(base + m * rng.choice(spans))
+            have.add(r)
+    return lengths
+
+
+def residue_cases(residues):
+    """One case per length pair: S_k runs through the residue lengths, S_q through a shuffle of
+    them, so both cover every residue; B, H and D vary with the index."""
+    ks = residue_lengths(residues["moduli"], residues["max_len"], residues["seed"])
+    qs = list(ks)
+    random.Random(residues["seed"] + 1).shuffle(qs)
+    return [{"B": 1 + i % 2, "H": 1 + i % 3, "S_q": sq, "S_k": sk, "D": (64, 128)[i % 2], "trials": 1,
+             "huge_batch_stride": False, "residue": True}
+            for i, (sq, sk) in enumerate(zip(qs, ks))]
+
+
+def groups(section):
+    """[(case index, case, dtype, causal, trials)] in a fixed order."""
+    cases = list(section["cases"]) + residue_cases(section["residues"])
+    out = []
+    for ci, case in enumerate(cases):
+        for dtype, causal in itertools.product(section["dtypes"], section["causal"]):
+            out.append((ci, case, dtype, causal, case["trials"] or section["trials"]))
+    return out
+
+
+def trial_plan(section, ci, case, dtype, causal, t):
+    """Seed, value distribution, layouts and scale of trial t of one group."""
+    seed = section["seed"] * 1_000_003 + ci * 10_007 + t * 31 + DTYPE_SALT[dtype] + int(causal)
+    values = section["values"]
+    kind = values[(t + ci) % len(values)]
+    if dtype not in kind["dtypes"]:
+        kind = {"name": "normal", "std": 1.0}
+    combos = len(section["layouts"]) ** len(TENSORS)
+    combo = (t * 7 + ci * 13) % combos
+    layouts = {}
+    for name in TENSORS:
+        combo, i = divmod(combo, len(section["layouts"]))
+        layouts[name] = section["layouts"][i]
+    if case.get("huge_batch_stride"):
+        layouts = {name: "huge_batch_stride" for name in TENSORS}
+    scale = case["D"] ** -0.5
+    if t % section["scale_every"] == section["scale_every"] - 1:
+        lo, hi = section["scale_range"][:2]
+        scale = random.Random(seed).uniform(lo, hi)
+    return {"seed": seed, "values": kind, "layouts": layouts, "scale": scale}
+
+
+DTYPE_SALT = {"fp16": 0, "bf16": 7}
+assert set(LAYOUTS) == {"contiguous", "bshd", "padded"}

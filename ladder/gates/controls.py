@@ -1,0 +1,49 @@
+"""The negative controls' table: for every control, the gate its expect.yaml names and the reason
+(a regular expression), against the first gate that did not pass in its run (or "spec" when its
+gate.yaml was rejected on load). A control matches when that gate failed for that reason."""
+import re
+
+from . import special
+
+
+def row(entry):
+    expect, outcomes = entry["expect"], entry["outcomes"]
+    first = next((o for o in outcomes if o[1] != "pass"), None)
+    r = {"control": entry["control"], "defect": expect["defect"], "expected_gate": expect["gate"],
+         "expected_reason": expect["reason"]}
+    if first is None:
+        last = outcomes[-1][0] if outcomes else "?"
+        return dict(r, observed_gate=None, observed_status="pass", reason=f"passed every gate through {last}", match=False)
+    gate, status, reason = first[:3]
+    match = gate == expect["gate"] and status == "fail" and bool(re.search(expect["reason"], reason, re.I))
+    return dict(r, observed_gate=gate, observed_status=status, reason=reason, match=None if status == "blocked" else match)
+
+
+def derive(raw, inputs):
+    s = special(raw)
+    if s:
+        return s
+    rows = [row(e) for e in raw["controls"]]
+    missed = [r["control"] for r in rows if r["match"] is False]
+    blocked = [r["control"] for r in rows if r["match"] is None]
+    matched = sum(1 for r in rows if r["match"])
+    if missed:
+        status, reason = "fail", f"{len(missed)} control(s) not rejected as expected: {', '.join(missed)}"
+    elif blocked:
+        status, reason = "blocked", f"{matched} matched; {len(blocked)} blocked (no CUDA device)"
+    else:
+        status, reason = "pass", f"all {len(rows)} controls rejected by the expected gate for the expected reason"
+    return {"status": status, "reason": reason, "rows": rows, "matched": matched}
+
+
+def render(rows):
+    """Markdown: control x expected gate x observed gate x reason."""
+    def cell(text):
+        return " ".join(str(text).split()).replace("|", "\\|")
+
+    lines = ["| control | defect | expected gate | observed gate | match | reason |", "|---|---|---|---|---|---|"]
+    for r in rows:
+        mark = {True: "yes", False: "**NO**", None: "blocked"}[r["match"]]
+        lines.append(f"| {r['control']} | {cell(r['defect'])} | {r['expected_gate']} | "
+                     f"{r['observed_gate'] or '-'} ({r['observed_status']}) | {mark} | {cell(r['reason'])} |")
+    return "\n".join(lines) + "\n"

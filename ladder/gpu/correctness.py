@@ -1,0 +1,73 @@
+"""Child side of the correctness gate. For every group of ladder/cases.py (case x dtype x mask),
+trials with seeded inputs drawn from the floor's value distributions, per-tensor layouts and
+softmax scales. Each trial records, against a float64 reference on the same inputs: the kernel's
+max error, SDPA's in the same precision, the error of merely rounding the exact answer to the
+dtype, the log-sum-exp error, elements left unwritten, and elements outside the views that
+changed (o's padding must keep its sentinel, inputs' padding its NaN). ladder/gates/correctness.py
+judges the rows. A group stops at its first failing trial (a failing kernel costs no more than a
+passing one); a CUDA error stops the run, with the rows so far."""
+import time
+
+import torch
+
+from .. import cases
+from ..gates.correctness import ROW
+from .inputs import DTYPES, PAD, SENTINEL, make_case, poisoned_lse, unwritten
+from .kernel import Kernel
+from .reference import reference, sdpa_error_baseline
+
+
+def _locate(flat_index, shape):
+    idx, out = int(flat_index), []
+    for n in reversed(shape):
+        out.append(idx % n)
+        idx //= n
+    return tuple(reversed(out))
+
+
+def trial(kernel, shape, plan):
+    dtype = DTYPES[shape["dtype"]]
+    q, k, v, o = make_case(shape, plan["values"], plan["layouts"], plan["scale"], plan["seed"])
+    scale, causal = plan["scale"], shape["causal"]
+    ref, ref_lse = reference(q.view, k.view, v.view, scale, causal)
+    lib = sdpa_error_baseline(q.view, k.view, v.view, scale, causal)
+    lse = poisoned_lse(q.view)
+    kernel(q.view, k.view, v.view, o.view, lse, scale=scale, causal=causal)
+    torch.cuda.synchronize()
+    err = (o.view.double() - ref).abs().nan_to_num(float("inf"))
+    outside = o.outside_changed(SENTINEL[dtype]) + sum(t.outside_changed(PAD[dtype]) for t in (q, k, v))
+    row = {"err": float(err.max()), "err_sdpa": float((lib.double() - ref).abs().max()),
+           "err_round": float((ref.to(dtype).double() - ref).abs().max()),
+           "lse_err": float((lse.double() - ref_lse).abs().nan_to_num(float("inf")).max()),
+           "lse_ref_absmax": float(ref_lse.abs().max()), "unwritten": int(unwritten(o.view).sum()),
+           "outside_changed": outside}
+    worst = _locate(int(err.argmax()), err.shape)
+    detail = {"worst_at": worst, "worst_kernel": float(o.view[worst].float()), "worst_ref": float(ref[worst])}
+    return row, detail, err
+
+
+def run(orders):
+    section = orders["section"]
+    kernel = Kernel(orders["lib"])
+    out, t0 = [], time.perf_counter()
+    for ci, case, dtype, causal, n_trials in cases.groups(section):
+        shape = dict(case, dtype=dtype, causal=causal)
+        group = {"case": ci, "dtype": dtype, "causal": causal, "planned": n_trials, "rows": [], "details": {}}
+        out.append(group)
+        for t in range(n_trials):
+            plan = cases.trial_plan(section, ci, case, dtype, causal, t)
+            try:
+                row, detail, err = trial(kernel, shape, plan)
+            except Exception as e:  # a CUDA error poisons the context: stop, keep what was measured
+                group["error"] = f"trial {t}: {type(e).__name__}: {(str(e).strip().splitlines() or [''])[0]}"
+                return {"groups": out, "stopped": group["error"], "wall_s": round(time.perf_counter() - t0, 2)}
+            group["rows"].append([t] + [row[k] for k in ROW[1:]])
+            tol = section["k"] * max(row["err_sdpa"], row["err_round"]) + 1e-7
+            over = row["err"] > tol or row["unwritten"] or row["outside_changed"]
+            if over:
+                first = _locate(int((err > tol).flatten().nonzero()[0]), err.shape) if bool((err > tol).any()) else None
+                group["details"][str(t)] = dict(detail, n_over=int((err > tol).sum()), n_elements=err.numel(),
+                                                first_over=first, plan=plan)
+                break  # the group has failed; its remaining trials are not run
+            del err
+    return {"groups": out, "stopped": None, "wall_s": round(time.perf_counter() - t0, 2)}

@@ -1,0 +1,112 @@
+"""Child side of the performance gate: one process's samples. Times the candidate (twice, under
+its name and under name~aa: the in-run A/A pair), the other configurations and phases it is
+compared with, and torch's SDPA backends, interleaved, on every workload (ladder/gpu/timing.py
+states the method). Returns raw samples and observations only; the parent derives the rest."""
+import numpy as np
+import torch
+
+from ..gates.performance import AA
+from .inputs import make_qkv
+from .kernel import Kernel
+from .reference import default_backend, reference, sdpa, sdpa_error_baseline
+from .timing import Blocker, Clock, L2Flusher, ceilings, graph_per_call_us, measure
+
+
+def _log(msg):
+    print(msg, flush=True)
+
+
+def _bits(x):
+    return x.view(torch.int16)
+
+
+def workload(w, wi, orders, kernels, flusher, blocker, clock):
+    timing = orders["timing"]
+    p, pilot = orders["process"], orders.get("pilot", False)
+    candidate = orders["candidate"]
+    n_sets, scale, causal = timing["input_sets"], w["D"] ** -0.5, w["causal"]
+    base = timing["seed"] * 1_000_003 + p * 7919 + wi * 97
+    sets = [make_qkv(w, seed=base + s) for s in range(n_sets)]
+    names = list(kernels) + ([] if pilot else [candidate + AA])
+    outs = {n: [torch.empty_like(q) for q, _, _ in sets] for n in names}
+    lses = [torch.empty(q.shape[:3], device="cuda", dtype=torch.float32) for q, _, _ in sets]
+
+    def kernel_fn(name):
+        kern, o = kernels[name.removesuffix(AA)], outs[name]
+        return lambda s: kern(*sets[s], o[s], lses[s], scale=scale, causal=causal)
+
+    fns = {n: kernel_fn(n) for n in names}
+    unsupported = {}
+    for b in orders["baselines"]:
+        try:
+            sdpa(*sets[0], scale, causal, backend=b)
+            torch.cuda.synchronize()
+            fns[b] = (lambda backend: lambda s: sdpa(*sets[s], scale, causal, backend=backend))(b)
+        except RuntimeError as e:
+            unsupported[b] = str(e).splitlines()[0][:200]
+    gen = torch.Generator(device="cuda").manual_seed(base + 55)
+
+    def refresh():
+        for q, k, v in sets:
+            for t in (q, k, v):
+                t.copy_(torch.randn(t.shape, generator=gen, device="cuda"))
+
+    def recheck(s):
+        q, k, v = sets[s]
+        ref, _ = reference(q, k, v, scale, causal)
+        lib = sdpa_error_baseline(q, k, v, scale, causal)
+        return {"set": s, "err": float((outs[candidate][s].double() - ref).abs().nan_to_num(float("inf")).max()),
+                "err_sdpa": float((lib.double() - ref).abs().max()),
+                "err_round": float((ref.to(q.dtype).double() - ref).abs().max())}
+
+    rng = np.random.default_rng([timing["seed"], p, wi])
+    raw = measure(fns, candidate, candidate + AA, n_sets, timing, flusher, blocker, clock, refresh,
+                  None if pilot else recheck, rng, fixed_rounds=orders.get("pilot_rounds") if pilot else None,
+                  echo=_log)
+    raw.update(workload=w, unsupported=unsupported)
+    if pilot:
+        return raw
+    if p == 0:
+        raw["default_backend"] = default_backend(*sets[0], scale, causal)
+    # Determinism at this size: repeat calls of the candidate, bit for bit.
+    first = fns[candidate](0).clone()
+    raw["determinism_mismatches"] = sum(int((_bits(fns[candidate](0)) != _bits(first)).sum())
+                                        for _ in range(timing["determinism_repeats"]))
+    # Every workload is also timed as CUDA-graph replays (~2 ms of calls per graph): warm (calls
+    # back to back, the figure targets use) and cold (each call behind an L2 flush, less a graph of
+    # the flushes alone), which differs from the event samples only in how the calls are launched:
+    # the leak check compares the two. The physical floor applies to graph times too.
+    med = float(np.median([r[raw["names"].index(candidate)] for r in raw["us"]]))
+    calls = max(1, min(timing["graph_calls"], int(2000 / max(med, 1e-3))))
+    flush_us, _ = graph_per_call_us(flusher, calls)
+    raw.update(graph_calls=calls, graph_us={}, graph_cold_us={}, graph_flush_us=flush_us)
+    for n, f in fns.items():
+        t, g = graph_per_call_us(lambda f=f: f(0), calls)
+        raw["graph_us"][n] = t
+        if n == candidate:
+            _bits(outs[candidate][0]).fill_(0x7E01)
+            g.replay()
+            torch.cuda.synchronize()
+            raw["graph_output_mismatches"] = int((_bits(outs[candidate][0]) != _bits(first)).sum())
+        del g
+        cold, _ = graph_per_call_us(lambda f=f: (flusher(), f(0)), calls)
+        raw["graph_cold_us"][n] = cold - flush_us
+    del sets, outs, lses
+    torch.cuda.empty_cache()
+    return raw
+
+
+def run(orders):
+    kernels = {name: Kernel(lib) for name, lib in orders["kernels"].items()}
+    clock = Clock()
+    l2 = torch.cuda.get_device_properties(0).L2_cache_size
+    flusher = L2Flusher(l2)
+    blocker = Blocker(orders["blocker_lib"], orders["timing"]["blocker_timeout_ms"])
+    out = {"ceilings": ceilings() if orders.get("ceilings") else {}, "l2_bytes": l2, "workloads": []}
+    for wi, w in enumerate(orders["workloads"]):
+        if w is None:  # this process is not asked to time this workload again
+            out["workloads"].append(None)
+            continue
+        _log(f"process {orders['process']}: workload {w['name']}")
+        out["workloads"].append(workload(w, wi, orders, kernels, flusher, blocker, clock))
+    return out

@@ -1,0 +1,172 @@
+"""Child side of the sanity gate: observations only (counts, flags, error text); the gate's
+derive() in ladder/gates/sanity.py turns them into problems. On each sanity shape:
+
+- the output is poisoned with a NaN pattern before the call: how much is still poison; how
+  much is NaN/Inf; log-sum-exp finite; inputs unchanged; the output complete when the caller's
+  stream reaches the end of the call (a copy enqueued right behind it);
+- repeat calls bit for bit; a call without lse gives the same output bits;
+- new inputs written in place at the same addresses: how much of the output stayed the same
+  (a kernel that caches by address returns the old answer);
+- all-zero queries: every visible key weighs the same, so each row is the mean of its V rows;
+- on a non-blocking side stream held by a spin: inputs rewritten on that stream, then the call,
+  then a copy of o: the output must be the eager output for the new inputs (a kernel that
+  launches on the legacy default stream or its own stream reads the old inputs), complete when
+  the side stream reaches the copy;
+- captured into a CUDA graph, inputs rewritten in place, replayed: the output must follow the
+  new inputs bit for bit;
+Last (it may fault): views whose rows are not 16-byte aligned, which the ABI lets a kernel
+refuse, but never answer wrongly."""
+import torch
+
+from .inputs import POISON, make_qkv, poisoned_like, poisoned_lse, unwritten
+from .kernel import Kernel, KernelError
+from .reference import reference, sdpa_error_baseline
+
+SPIN_CYCLES = 40_000_000  # ~20 ms at H100 clocks: far longer than any host enqueue
+MISALIGNED_K = 2.0        # a misaligned view answered must be within 2x SDPA's error, as in correctness
+
+
+def _bits(x):
+    return x.view(torch.int16)
+
+
+def _mismatch(a, b):
+    return int((_bits(a) != _bits(b)).sum())
+
+
+def _call(kernel, q, k, v, causal, lse=True):
+    o = poisoned_like(q)
+    l = poisoned_lse(q) if lse else None
+    kernel(q, k, v, o, l, causal=causal)
+    snapshot = o.clone()  # enqueued on the caller's stream right behind the kernel
+    torch.cuda.synchronize()
+    return o, l, snapshot
+
+
+def _fresh(shape, seed, like):
+    q, k, v = make_qkv(shape, seed)
+    return [x.to(t.dtype) for x, t in zip((q, k, v), like)]
+
+
+def check_shape(kernel, shape, seed, repeats):
+    f = {}
+    causal = shape["causal"]
+    q, k, v = make_qkv(shape, seed, layout="bshd" if seed % 2 else "contiguous")
+    originals = [t.clone() for t in (q, k, v)]
+    o, lse, snapshot = _call(kernel, q, k, v, causal)
+    f["elements"] = o.numel()
+    f["incomplete_on_return"] = _mismatch(snapshot, o)
+    f["unwritten"] = int(unwritten(o).sum())
+    f["nonfinite"] = int((~torch.isfinite(o.float())).sum()) - f["unwritten"]
+    f["lse_nonfinite"] = int((~torch.isfinite(lse)).sum())
+    f["inputs_changed"] = [n for n, a, b in zip("qkv", (q, k, v), originals) if not torch.equal(_bits(a), _bits(b))]
+    f["repeat_mismatches"] = sum(_mismatch(_call(kernel, q, k, v, causal)[0], o) for _ in range(repeats))
+    f["no_lse_mismatches"] = _mismatch(_call(kernel, q, k, v, causal, lse=False)[0], o)
+
+    # Side stream: inputs rewritten on that stream behind a spin, then the call.
+    new = _fresh(shape, seed + 101, (q, k, v))
+    for t, x in zip((q, k, v), new):
+        t.copy_(x)
+    expected, _, _ = _call(kernel, q, k, v, causal)
+    for t, x in zip((q, k, v), originals):
+        t.copy_(x)
+    torch.cuda.synchronize()
+    side = torch.cuda.Stream()
+    with torch.cuda.stream(side):
+        torch.cuda._sleep(SPIN_CYCLES)
+        for t, x in zip((q, k, v), new):
+            t.copy_(x)
+        o_side = poisoned_like(q)
+        kernel(q, k, v, o_side, causal=causal)
+        snap_side = o_side.clone()
+    torch.cuda.synchronize()
+    f["side_stream"] = {"mismatches": _mismatch(o_side, expected), "incomplete": _mismatch(snap_side, o_side)}
+
+    # New values at the same addresses: a kernel that caches by pointer returns the old output.
+    o_new, _, _ = _call(kernel, q, k, v, causal)
+    f["fraction_unchanged_after_new_inputs"] = round(float((_bits(o_new) == _bits(o)).float().mean()), 4)
+
+    # CUDA graph: capture, rewrite inputs in place, replay.
+    f["graph"] = _graph_check(kernel, q, k, v, causal, _fresh(shape, seed + 202, (q, k, v)))
+
+    # All-zero queries: every visible key weighs the same, so each row is the mean of its V rows.
+    q.zero_()
+    o_zero, _, _ = _call(kernel, q, k, v, causal)
+    counts = torch.arange(1, shape["S_q"] + 1, device="cuda").clamp(max=shape["S_k"]) if causal else \
+        torch.full((shape["S_q"],), shape["S_k"], device="cuda")
+    cums = v.double().cumsum(dim=2)
+    expected_zero = cums[:, :, counts - 1, :] / counts.view(1, 1, -1, 1)
+    f["zero_query_max_err"] = float((o_zero.double() - expected_zero).abs().nan_to_num(float("inf")).max())
+    f["zero_query_unwritten"] = int(unwritten(o_zero).sum())
+    return f
+
+
+def _graph_check(kernel, q, k, v, causal, new):
+    try:
+        o_g, lse_g = poisoned_like(q), poisoned_lse(q)
+        warm = torch.cuda.Stream()
+        warm.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(warm):
+            kernel(q, k, v, o_g, lse_g, causal=causal)
+        torch.cuda.current_stream().wait_stream(warm)
+        torch.cuda.synchronize()
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            kernel(q, k, v, o_g, lse_g, causal=causal)
+        for t, x in zip((q, k, v), new):
+            t.copy_(x)
+        _bits(o_g).fill_(POISON[o_g.dtype])
+        g.replay()
+        torch.cuda.synchronize()
+        expected, _, _ = _call(kernel, q, k, v, causal)
+        return {"error": None, "unwritten": int(unwritten(o_g).sum()), "mismatches": _mismatch(o_g, expected)}
+    except Exception as e:
+        return {"error": f"{type(e).__name__}: {(str(e).strip().splitlines() or [''])[0]}"}
+
+
+def misaligned(kernel, shape, seed, k_factor):
+    """Views that break the ABI's 16-byte row alignment: refused, or answered correctly."""
+    rows = []
+    q, k, v = make_qkv(shape, seed)
+    B, H, S, D = q.shape
+    variants = {
+        "base 2 bytes off": lambda t: torch.empty(t.numel() + 8, dtype=t.dtype, device="cuda")[1:1 + t.numel()]
+        .view(t.shape),
+        "row stride D+4": lambda t: torch.empty(B, H, S, D + 4, dtype=t.dtype, device="cuda")[..., :D],
+    }
+    ref, _ = reference(q, k, v, D ** -0.5, shape["causal"])
+    lib = sdpa_error_baseline(q, k, v, D ** -0.5, shape["causal"])
+    tol = k_factor * float((lib.double() - ref).abs().max()) + 1e-7
+    for name, make in variants.items():
+        qm = make(q)
+        qm.copy_(q)
+        o = poisoned_like(q)
+        try:
+            kernel(qm, k, v, o, causal=shape["causal"])
+            torch.cuda.synchronize()
+        except KernelError as e:
+            rows.append({"variant": name, "outcome": "refused", "error": str(e)})
+            continue
+        except Exception as e:
+            rows.append({"variant": name, "outcome": "fault", "error": f"{type(e).__name__}: {str(e).splitlines()[0]}"})
+            break
+        err = float((o.double() - ref).abs().nan_to_num(float("inf")).max())
+        rows.append({"variant": name, "outcome": "computed", "err": err, "tol": tol})
+    return rows
+
+
+def run(orders):
+    section = orders["section"]
+    kernel = Kernel(orders["lib"])
+    rows = []
+    for i, shape in enumerate(section["shapes"]):
+        try:
+            rows.append({"shape": shape, "figures": check_shape(kernel, shape, seed=2000 + i, repeats=section["repeats"])})
+        except Exception as e:
+            rows.append({"shape": shape, "error": f"{type(e).__name__}: {(str(e).strip().splitlines() or [''])[0]}"})
+            return {"shapes": rows, "misaligned": []}
+    try:
+        mis = misaligned(kernel, section["shapes"][0], 3000, MISALIGNED_K)
+    except Exception as e:
+        mis = [{"variant": "setup", "outcome": "fault", "error": f"{type(e).__name__}: {e}"}]
+    return {"shapes": rows, "misaligned": mis}

@@ -6,7 +6,7 @@ NOX = $(shell $(PY) -c "import nox" 2>/dev/null && echo "$(PY) -m nox")
 # $(call session,<nox session>,<direct command>)
 session = $(if $(NOX),$(NOX) -s $(1) --,$(2))
 
-.PHONY: setup test evidence check-evidence report controls calibrate clean list
+.PHONY: setup test evidence check-evidence report controls calibrate reproduce clean list
 
 setup:
 	$(PY) -m ladder.bootstrap
@@ -20,7 +20,7 @@ evidence: setup
 phase_%: setup
 	$(call session,phase_$*,$(PY) -m ladder run phase_$*)
 
-check-evidence:
+check-evidence: setup
 	$(call session,check_evidence,$(PY) -m ladder check-evidence)
 
 report:
@@ -32,8 +32,11 @@ controls: setup
 calibrate: setup
 	$(call session,calibrate,$(PY) -m ladder calibrate)
 
+reproduce: setup
+	$(call session,reproduce,$(PY) -m ladder reproduce)
+
 list:
 	@$(PY) -m ladder list
 
 clean:
-	rm -rf build .ladder-run .pytest_cache
+	rm -rf .ladder-run .pytest_cache

@@ -27,6 +27,7 @@ nox.session(name="check_evidence", venv_backend="none")(_ladder("check-evidence"
 nox.session(name="report", venv_backend="none")(_ladder("report"))
 nox.session(name="controls", venv_backend="none")(_ladder("controls"))
 nox.session(name="calibrate", venv_backend="none")(_ladder("calibrate"))
+nox.session(name="reproduce", venv_backend="none")(_ladder("reproduce"))
 
 
 @nox.session(venv_backend="none")

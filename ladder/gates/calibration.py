@@ -22,7 +22,7 @@ def repetitions(processes, wi, rounds, per_rep=3):
     n_procs = len(processes)
     groups = [list(range(g, g + per_rep)) for g in range(0, n_procs - per_rep + 1, per_rep)]
     chunks = min(len(p["workloads"][wi]["us"]) for p in processes) // rounds
-    return [(g, c) for c in range(chunks) for g in groups]
+    return [(tuple(g), c) for c in range(chunks) for g in groups]
 
 
 def _chunk(proc_w, c, rounds):

@@ -1,7 +1,8 @@
 """Calibration of the performance verdicts, in the gate's own regime (ladder/calibration.yaml):
 the candidate, its A/A twin (which sets the margin), a third copy of it (the A/A test subject),
-copies slowed by known shifts (a spin of that fraction of its median after the call; at the big
-workload the 5% shift is the same kernel on 21 heads instead of 20, whole waves both), and SDPA,
+copies slowed by known shifts (every arm is the call followed by a spin kernel; a shifted arm
+spins that fraction of the median longer; at the big workload the 5% shift is the same kernel on
+21 heads instead of 20, whole waves both), and SDPA,
 all in every round, re-check on. Each repetition is a full verdict: three processes, a disjoint
 chunk of rounds from each, analysed exactly as the performance gate does (ladder/gates/
 performance.py). Derived: per workload and pair, the verdict counts; the A/A false FASTER+SLOWER

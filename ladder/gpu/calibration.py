@@ -1,8 +1,9 @@
 """Child side of the calibration (ladder/calibration.yaml, ladder/gates/calibration.py): one
-process's rounds, a fixed number of them per workload, with the gate's measuring loop. Kernels:
-the candidate, ~aa (the in-run A/A twin that sets the margin), ~aa2 (the A/A test subject),
-~shift<p>% (the candidate followed by a spin of p of its median), ~<n>heads (the candidate on
-more heads), and SDPA."""
+process's rounds, a fixed number of them per workload, with the gate's measuring loop. Every arm
+is the candidate followed by a short spin kernel, so all arms launch alike: the candidate, ~aa
+(the in-run A/A twin that sets the margin), ~aa2 (the A/A test subject), ~shift<p>% (its spin
+longer by p of the candidate's median, cycles per us measured), ~<n>heads (the candidate on more
+heads); and SDPA as it is."""
 import numpy as np
 import torch
 
@@ -12,6 +13,37 @@ from .inputs import make_qkv
 from .kernel import Kernel
 from .reference import reference, sdpa, sdpa_error_baseline
 from .timing import Blocker, Clock, L2Flusher, measure
+
+
+BASE_SPIN_CYCLES = 1000
+
+
+def _spin_rate(cycles=2_000_000):
+    """Cycles of torch.cuda._sleep per microsecond, measured (the SM clock under load)."""
+    torch.cuda._sleep(cycles)
+    times = []
+    for _ in range(5):
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record()
+        torch.cuda._sleep(cycles)
+        b.record()
+        torch.cuda.synchronize()
+        times.append(a.elapsed_time(b) * 1e3)
+    return cycles / float(np.median(times))
+
+
+def _cold_median_us(call, flusher, n=20):
+    """The call's median time behind an L2 flush, as the gate's samples see it."""
+    times = []
+    for _ in range(n):
+        flusher()
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record()
+        call()
+        b.record()
+        torch.cuda.synchronize()
+        times.append(a.elapsed_time(b) * 1e3)
+    return float(np.median(times))
 
 
 def run(orders):
@@ -28,28 +60,24 @@ def run(orders):
         n_sets = timing["input_sets"]
         sets = [make_qkv(shape, seed=10_000 * p + 100 * wi + s) for s in range(n_sets)]
         outs = [torch.empty_like(q) for q, _, _ in sets]
-        fns = {name: (lambda s: kernel(*sets[s], outs[s], scale=scale))}
-        fns[name + AA] = fns[name]
-        fns[name + AA_TEST] = fns[name]
-        for _ in range(5):
-            fns[name](0)
-        torch.cuda.synchronize()
-        ev = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(20)]
-        for a, b in ev:
-            a.record()
-            fns[name](0)
-            b.record()
-        torch.cuda.synchronize()
-        median_us = float(np.median([a.elapsed_time(b) * 1e3 for a, b in ev]))
-        mhz = clock.read() or clock.max_mhz or 1755
+        # Every arm is the candidate followed by a spin, so all arms launch alike and a shift is
+        # exactly the extra spin: a bare spin kernel alone adds ~3 us of launch to a 12 us call.
+        cycles_per_us = _spin_rate()
+        base_us = _cold_median_us(lambda: kernel(*sets[0], outs[0], scale=scale), flusher)
+
+        def arm(extra_us, run):
+            c = BASE_SPIN_CYCLES + int(extra_us * cycles_per_us)
+            return lambda s: (run(s), torch.cuda._sleep(c))
+
+        plain = lambda s: kernel(*sets[s], outs[s], scale=scale)
+        fns = {name: arm(0, plain), name + AA: arm(0, plain), name + AA_TEST: arm(0, plain)}
         for frac in w["shifts"]:
-            cycles = int(frac * median_us * mhz)
-            fns[f"{name}~shift{frac * 100:g}%"] = (lambda c: lambda s: (fns[name](s), torch.cuda._sleep(c)))(cycles)
+            fns[f"{name}~shift{frac * 100:g}%"] = arm(frac * base_us, plain)
         if w.get("heavier_heads"):
             heavy = dict(shape, H=w["heavier_heads"])
             hsets = [make_qkv(heavy, seed=20_000 * p + 100 * wi + s) for s in range(n_sets)]
             houts = [torch.empty_like(q) for q, _, _ in hsets]
-            fns[f"{name}~{w['heavier_heads']}heads"] = lambda s: kernel(*hsets[s], houts[s], scale=scale)
+            fns[f"{name}~{w['heavier_heads']}heads"] = arm(0, lambda s: kernel(*hsets[s], houts[s], scale=scale))
         for b in cfg["baselines"]:
             fns[b] = (lambda backend: lambda s: sdpa(*sets[s], scale, False, backend=backend))(b)
         gen = torch.Generator(device="cuda").manual_seed(30_000 * p + wi)
@@ -71,7 +99,7 @@ def run(orders):
         total = w["rounds"] * -(-cfg["repetitions"] // (cfg["processes"] // cfg["per_repetition"]))
         raw = measure(fns, name, name + AA, n_sets, timing, flusher, blocker, clock, refresh, recheck, rng,
                       fixed_rounds=total, echo=lambda m: print(f"process {p} {w['name']}: {m.strip()}", flush=True))
-        raw.update(workload=shape, median_us=median_us, clock_mhz=mhz)
+        raw.update(workload=shape, median_us=base_us, spin_cycles_per_us=cycles_per_us)
         out["workloads"].append(raw)
         del sets, outs
         torch.cuda.empty_cache()

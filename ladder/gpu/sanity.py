@@ -12,8 +12,8 @@ derive() in ladder/gates/sanity.py turns them into problems. On each sanity shap
   then a copy of o: the output must be the eager output for the new inputs (a kernel that
   launches on the legacy default stream or its own stream reads the old inputs), complete when
   the side stream reaches the copy;
-- captured into a CUDA graph, inputs rewritten in place, replayed: the output must follow the
-  new inputs bit for bit;
+- (last) captured into a CUDA graph, inputs rewritten in place, replayed: the output must follow
+  the new inputs bit for bit;
 Last (it may fault): views whose rows are not 16-byte aligned, which the ABI lets a kernel
 refuse, but never answer wrongly."""
 import torch
@@ -86,9 +86,6 @@ def check_shape(kernel, shape, seed, repeats):
     o_new, _, _ = _call(kernel, q, k, v, causal)
     f["fraction_unchanged_after_new_inputs"] = round(float((_bits(o_new) == _bits(o)).float().mean()), 4)
 
-    # CUDA graph: capture, rewrite inputs in place, replay.
-    f["graph"] = _graph_check(kernel, q, k, v, causal, _fresh(shape, seed + 202, (q, k, v)))
-
     # All-zero queries: every visible key weighs the same, so each row is the mean of its V rows.
     q.zero_()
     o_zero, _, _ = _call(kernel, q, k, v, causal)
@@ -98,6 +95,9 @@ def check_shape(kernel, shape, seed, repeats):
     expected_zero = cums[:, :, counts - 1, :] / counts.view(1, 1, -1, 1)
     f["zero_query_max_err"] = float((o_zero.double() - expected_zero).abs().nan_to_num(float("inf")).max())
     f["zero_query_unwritten"] = int(unwritten(o_zero).sum())
+    # CUDA graph: capture, rewrite inputs in place, replay. Last: a failed capture can leave
+    # the stream unusable for what follows.
+    f["graph"] = _graph_check(kernel, q, k, v, causal, _fresh(shape, seed + 202, (q, k, v)))
     return f
 
 

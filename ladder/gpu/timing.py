@@ -147,7 +147,7 @@ def measure(fns, candidate, aa_name, n_sets, timing, flusher, blocker, clock, re
             m = max(m, math.log1p(timing["min_margin"]))
             if all(h <= m / 2 for h in hws.values()):
                 stop = "resolved"
-        if stop is None and (rnd >= timing["max_rounds"] or elapsed >= timing["max_time_s"]):
+        if stop is None and fixed_rounds is None and (rnd >= timing["max_rounds"] or elapsed >= timing["max_time_s"]):
             stop = "max_rounds" if rnd >= timing["max_rounds"] else "max_time"
     raw.update(stopped_on=stop, elapsed_s=round(time.perf_counter() - t_start, 2), max_mhz=clock.max_mhz)
     echo(f"  {rnd} rounds ({len(complete)} complete) in {raw['elapsed_s']} s, stopped on {stop}")

@@ -6,7 +6,7 @@ NOX = $(shell $(PY) -c "import nox" 2>/dev/null && echo "$(PY) -m nox")
 # $(call session,<nox session>,<direct command>)
 session = $(if $(NOX),$(NOX) -s $(1) --,$(2))
 
-.PHONY: setup test evidence check-evidence report controls calibrate reproduce clean list
+.PHONY: setup test evidence check-evidence report controls calibrate reproduce seqlen clean list
 
 setup:
 	$(PY) -m ladder.bootstrap
@@ -34,6 +34,9 @@ calibrate: setup
 
 reproduce: setup
 	$(call session,reproduce,$(PY) -m ladder reproduce)
+
+seqlen: setup
+	$(call session,seqlen,$(PY) -m ladder seqlen)
 
 list:
 	@$(PY) -m ladder list

@@ -28,6 +28,7 @@ nox.session(name="report", venv_backend="none")(_ladder("report"))
 nox.session(name="controls", venv_backend="none")(_ladder("controls"))
 nox.session(name="calibrate", venv_backend="none")(_ladder("calibrate"))
 nox.session(name="reproduce", venv_backend="none")(_ladder("reproduce"))
+nox.session(name="seqlen", venv_backend="none")(_ladder("seqlen"))
 
 
 @nox.session(venv_backend="none")

@@ -115,6 +115,9 @@ def staleness(rec, path, root, toolchain):
                 except LadderError:
                     hashes[name] = {}
         want = freshness.controls_inputs(expects, hashes)["hash"]
+    elif kind == "seqlen":
+        from .layout import phase_dirs
+        want = freshness.seqlen_inputs([load_spec(d) for d in phase_dirs()], device, toolchain)["hash"]
     else:
         want = freshness.reproduce_inputs({p: freshness.current_hash(load_spec(PHASES / p), "performance", device,
                                                                      toolchain)

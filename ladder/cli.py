@@ -1,5 +1,5 @@
 """Command line: `ladder` (or python -m ladder) {list,run,evidence,check-evidence,report,controls,
-calibrate,reproduce,compare}."""
+calibrate,reproduce,seqlen,compare}."""
 import argparse
 import sys
 
@@ -66,6 +66,11 @@ def cmd_reproduce(args):
     return reproduce.main()
 
 
+def cmd_seqlen(args):
+    from . import seqlen
+    return seqlen.main()
+
+
 def cmd_compare(args):
     from . import compare
     return compare.main(args.rev)
@@ -92,6 +97,7 @@ def main(argv=None):
     k.set_defaults(fn=cmd_controls)
     sub.add_parser("calibrate", help="calibrate the verdict statistics in the gate's regime").set_defaults(fn=cmd_calibrate)
     sub.add_parser("reproduce", help="re-run every performance gate and compare verdicts").set_defaults(fn=cmd_reproduce)
+    sub.add_parser("seqlen", help="TFLOP/s against sequence length, every phase and SDPA").set_defaults(fn=cmd_seqlen)
     m = sub.add_parser("compare", help="markdown for a PR: what changed in evidence/ since a git revision")
     m.add_argument("rev")
     m.set_defaults(fn=cmd_compare)

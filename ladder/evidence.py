@@ -17,7 +17,7 @@ from pathlib import Path
 
 SCHEMA_VERSION = 2
 STATUSES = ("pass", "fail", "refused", "blocked", "error")
-KINDS = ("gate", "calibration", "controls", "reproduce")
+KINDS = ("gate", "calibration", "controls", "reproduce", "seqlen")
 HISTORY = "history.jsonl"
 
 

@@ -164,3 +164,11 @@ def controls_inputs(expects, gate_hashes):
 def reproduce_inputs(perf_hashes):
     """perf_hashes: {phase: today's performance input hash} the re-run measured against."""
     return finish({"files": files_of(("ladder.gates.reproduce", "ladder.reproduce")), "section": perf_hashes})
+
+
+def seqlen_inputs(specs, device, toolchain=None):
+    from .spec import load_seqlen
+    return finish({"files": files_of(("ladder.gates.seqlen", "ladder.seqlen", "ladder.gpu.performance",
+                                      "ladder.gpu.job"), ("ladder/gpu/blocker.cu",)),
+                   "section": load_seqlen(),
+                   "compared_builds": {s.name: current_hash(s, "build", device, toolchain) for s in specs}})

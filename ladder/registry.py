@@ -25,6 +25,7 @@ KIND_MODULES = {
     "calibration": "ladder.gates.calibration",
     "controls": "ladder.gates.controls",
     "reproduce": "ladder.gates.reproduce",
+    "seqlen": "ladder.gates.seqlen",
 }
 
 

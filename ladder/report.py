@@ -118,6 +118,73 @@ def _plot(device, specs):
     return out
 
 
+def _latency_plot(device, specs):
+    """The seed workload as a latency chart: event median and CUDA-graph time per call, for
+    every phase and SDPA backend (SDPA from the latest phase's run)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    rows = {}
+    for spec in specs:
+        rec = _rec(device, spec, "performance")
+        for w in (rec["derived"].get("workloads", []) if rec else []):
+            if w["name"] != "seed":
+                continue
+            for name, k in w["kernels"].items():
+                if name == spec.name or name.startswith("sdpa_"):
+                    rows[name] = (k["median"], k.get("graph_per_call_us"))
+    if not rows:
+        return None
+    names = sorted(rows, key=lambda n: rows[n][0])
+    fig, ax = plt.subplots(figsize=(8, 0.45 * len(names) + 1.2))
+    y = range(len(names))
+    ax.barh([i + 0.2 for i in y], [rows[n][0] for n in names], 0.4, label="event median (L2 flushed, one call)")
+    ax.barh([i - 0.2 for i in y], [rows[n][1] or 0 for n in names], 0.4, label="CUDA graph, per call (back to back)")
+    ax.set_yticks(list(y))
+    ax.set_yticklabels(names)
+    ax.set_xlabel("us per call at (1, 8, 512, 64)")
+    ax.set_title(f"{device.name}: seed workload latency")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    out = device / "seed_latency.png"
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out
+
+
+def _seqlen_plot(device):
+    """TFLOP/s against sequence length, one panel per head dim and mask, a line per kernel."""
+    rec = evidence.read(device / "seqlen.json")
+    if rec is None or "workloads" not in rec["derived"]:
+        return None
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    ws = list(rec["derived"]["workloads"].values())
+    panels = sorted({(w["workload"]["D"], w["workload"]["causal"]) for w in ws})
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 4), squeeze=False)
+    names = sorted({n for w in ws for n in w["kernels"]})
+    for ax, (D, causal) in zip(axes[0], panels):
+        sel = sorted((w for w in ws if (w["workload"]["D"], w["workload"]["causal"]) == (D, causal)),
+                     key=lambda w: w["workload"]["S_q"])
+        xs = [w["workload"]["S_q"] for w in sel]
+        for n in names:
+            ax.plot(xs, [w["kernels"].get(n, {}).get("tflops") for w in sel], marker="o", ms=3, label=n)
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(xs)
+        ax.set_xticklabels([f"{x // 1024}k" if x >= 1024 else str(x) for x in xs], fontsize=8)
+        ax.set_title(f"head dim {D}, {'causal' if causal else 'non-causal'}", fontsize=9)
+        ax.set_xlabel("sequence length (16k tokens per batch)")
+    axes[0][0].set_ylabel("TFLOP/s")
+    axes[0][-1].legend(fontsize=7)
+    fig.suptitle(f"{device.name}: forward TFLOP/s against sequence length", fontsize=10)
+    fig.tight_layout()
+    out = device / "seqlen.png"
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out
+
+
 def _kinds(device):
     lines = []
     c = evidence.read(device / "controls.json")
@@ -146,9 +213,10 @@ def _kinds(device):
 
 def render_device(device, specs, toolchain):
     lines = [f"## {device.name}", "", "### Gates (status, wall time)", ""] + _gate_table(device, specs, toolchain) + [""]
-    plot = _plot(device, specs)
-    if plot:
-        lines += [f"![TFLOP/s]({device.name}/{plot.name})", ""]
+    for plot, alt in ((_seqlen_plot(device), "TFLOP/s against sequence length"), (_plot(device, specs), "TFLOP/s"),
+                      (_latency_plot(device, specs), "seed latency")):
+        if plot:
+            lines += [f"![{alt}]({device.name}/{plot.name})", ""]
     lines += ["### Performance, each phase against the baselines measured in its own run", ""]
     for spec in specs:
         lines += _perf_tables(device, spec)

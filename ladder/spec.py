@@ -492,3 +492,26 @@ def load_expect(control_dir):
     except re.error as e:
         raise SpecError(path, "reason", f"not a valid regular expression: {e}") from None
     return data
+
+
+SEQLEN = Path(__file__).with_name("seqlen.yaml")
+SEQLEN_SCHEMA = Map({
+    "tokens": Int(min=1),
+    "heads": Int(min=1),
+    "seq_lens": List(Int(min=1), min_len=1, unique=True),
+    "head_dims": List(Int(choices=HEAD_DIMS), min_len=1, unique=True),
+    "causal": List(Bool(), min_len=1, unique=True),
+    "baselines": List(Str(choices=SDPA_BASELINES), default=[]),
+    "timing": SCHEMA.fields["performance"].fields["timing"],
+})
+
+
+def load_seqlen(path=None):
+    """The sequence-length chart's settings, with its workloads expanded (named sl<S>_d<D>[_causal])."""
+    path = Path(path or SEQLEN)
+    text, raw = _parse(path, "the sequence-length chart's settings")
+    cfg = validate(path, text, raw, SEQLEN_SCHEMA)
+    cfg["workloads"] = [{"name": f"sl{S}_d{D}" + ("_causal" if c else ""), "B": max(1, cfg["tokens"] // S),
+                         "H": cfg["heads"], "S_q": S, "S_k": S, "D": D, "dtype": "fp16", "causal": c}
+                        for D in cfg["head_dims"] for c in cfg["causal"] for S in cfg["seq_lens"]]
+    return cfg

@@ -27,7 +27,8 @@ def workload(w, wi, orders, kernels, flusher, blocker, clock):
     n_sets, scale, causal = timing["input_sets"], w["D"] ** -0.5, w["causal"]
     base = timing["seed"] * 1_000_003 + p * 7919 + wi * 97
     sets = [make_qkv(w, seed=base + s) for s in range(n_sets)]
-    names = list(kernels) + ([] if pilot else [candidate + AA])
+    full = not pilot and orders.get("full", True)  # the seqlen chart wants samples only
+    names = list(kernels) + ([candidate + AA] if full else [])
     outs = {n: [torch.empty_like(q) for q, _, _ in sets] for n in names}
     lses = [torch.empty(q.shape[:3], device="cuda", dtype=torch.float32) for q, _, _ in sets]
 
@@ -61,10 +62,10 @@ def workload(w, wi, orders, kernels, flusher, blocker, clock):
 
     rng = np.random.default_rng([timing["seed"], p, wi])
     raw = measure(fns, candidate, candidate + AA, n_sets, timing, flusher, blocker, clock, refresh,
-                  None if pilot else recheck, rng, fixed_rounds=orders.get("pilot_rounds") if pilot else None,
+                  recheck if full else None, rng, fixed_rounds=orders.get("pilot_rounds") if pilot else None,
                   echo=_log)
     raw.update(workload=w, unsupported=unsupported)
-    if pilot:
+    if not full:
         return raw
     if p == 0:
         raw["default_backend"] = default_backend(*sets[0], scale, causal)

@@ -16,9 +16,10 @@ _FIELDS = {
     "smem_bytes": re.compile(r"(\d+) bytes smem"),
     "cmem0_bytes": re.compile(r"(\d+) bytes cmem\[0\]"),
 }
-# ptxas performance advisories: "warning : ... (C7510)" style lines; wgmma serialisation is the
-# C7510-C7515 family.
-_ADVISORY = re.compile(r"\b(C\d{4})\b")
+# ptxas diagnostics with a code, "ptxas info    : (C7514) Potential Performance Loss: ..." or
+# "ptxas warning : (C7510) ...": wgmma serialisation is the C7510-C7515 family, printed at info
+# level by nvcc 13.0 (seen on phase_d's serialised-wgmma control).
+_ADVISORY = re.compile(r"^\s*ptxas\s+(?:info|warning)\s*:\s*\((C\d{4})\)")
 
 
 def ptxas(text):
@@ -53,9 +54,8 @@ def ptxas(text):
 
 
 def ptxas_warnings(text):
-    """[(code, line)] for every ptxas warning that carries a Cnnnn code."""
-    return [(m.group(1), line.strip()) for line in text.splitlines()
-            if "warning" in line.lower() and (m := _ADVISORY.search(line))]
+    """[(code, line)] for every ptxas diagnostic (info or warning) that carries a (Cnnnn) code."""
+    return [(m.group(1), line.strip()) for line in text.splitlines() if (m := _ADVISORY.search(line))]
 
 
 def compiler_errors(text):

@@ -89,7 +89,7 @@ def fake_raw(gate, job):
         return perf_raw(spec.name, times, section["workloads"], processes=section["timing"]["processes"])
     if gate == "profile":
         from ladder.gates.profile import METRICS
-        values = {"tensor_pipe_pct": 60.0, "smem_ld_bank_conflicts": 10.0, "smem_ld_wavefronts": 1e6,
+        values = {"tensor_pipe_pct": 80.0, "smem_ld_bank_conflicts": 10.0, "smem_ld_wavefronts": 1e6,
                   "smem_st_bank_conflicts": 0.0, "smem_st_wavefronts": 1e4}
         metrics = list(METRICS.values())
         row = [str(values.get(k, 1.0)) for k in METRICS]

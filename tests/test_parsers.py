@@ -56,6 +56,10 @@ def test_ptxas_warning_codes_are_found():
             "insufficient register resources for the wgmma pipeline in the function 'k'\n"
             "ptxas info    : Used 168 registers\n")
     assert [c for c, _ in parsers.ptxas_warnings(text)] == ["C7510"]
+    info = ("ptxas info    : (C7514) Potential Performance Loss: wgmma.mma_async instructions are serialized due to "
+            "non wgmma instructions reading accumulator registers of  a wgmma between start and end of the pipeline "
+            "stage in the function 'k'\n")   # as nvcc 13.0 prints it for tests/controls/serialized_wgmma
+    assert [c for c, _ in parsers.ptxas_warnings(info)] == ["C7514"]
     assert parsers.ptxas_warnings("ptxas info    : Used 12 registers\n") == []
 
 

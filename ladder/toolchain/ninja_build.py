@@ -120,7 +120,7 @@ def _ours(path, spec):
     return False
 
 
-def prebuild(specs, workers=4):
+def prebuild(specs, workers=None):
     """Builds every configuration of many specs concurrently (each build is its own ninja run),
     so that the gates afterwards find them up to date. Failures are left for the build gate to
     report: this only saves wall time."""
@@ -133,6 +133,8 @@ def prebuild(specs, workers=4):
         except LadderError:
             pass
 
+    import os
+    workers = workers or max(2, min(8, (os.cpu_count() or 2) // 2))
     jobs = [(s, c) for s in specs for c in s.data["build"]["configs"]]
     with ThreadPoolExecutor(max_workers=workers) as pool:
         list(pool.map(one, jobs))

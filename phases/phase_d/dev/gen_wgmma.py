@@ -1,0 +1,78 @@
+"""Prints the wgmma inline-asm wrappers pasted into phases/phase_d/kernel.cu (inside
+namespace attn_phase_d, between the GENERATED markers; the file holds this output verbatim).
+An inline-asm operand list cannot be built by the preprocessor or a template, so each
+(N, dtype) gets its own statement, written out here.
+
+  python3 phases/phase_d/dev/gen_wgmma.py > /tmp/wg.inc
+"""
+SS_N = list(range(64, 193, 16))   # keys per tile (the N of Q.K^T)
+RS_N = [64, 128]                  # head dims (the N of P.V)
+TYPES = [("false", "f16"), ("true", "bf16")]
+
+
+def regs(n, first=0):
+    return ", ".join(f"%{first + i}" for i in range(n))
+
+
+def acc_operands(n):
+    lines, per = [], 8
+    for i in range(0, n, per):
+        lines.append("        " + ", ".join(f'"+f"(d[{j}])' for j in range(i, min(n, i + per))))
+    return ",\n".join(lines)
+
+
+def wrap(s, width=96):
+    out, cur = [], ""
+    for tok in s.split(" "):
+        if len(cur) + len(tok) + 1 > width:
+            out.append(cur)
+            cur = tok
+        else:
+            cur = f"{cur} {tok}" if cur else tok
+    out.append(cur)
+    return "\n".join(f'        "{x} "' for x in out)
+
+
+def ss(n, bf, ty):
+    m = n // 2
+    body = f"wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{ty}.{ty} {{{regs(m)}}}, %{m}, %{m + 1}, p, 1, 1, 0, 0;"
+    return f"""template <> struct Wgmma<{n}, {bf}> {{
+  // D[64 x {n}] (+)= A[64 x 16] . B[{n} x 16]^T, both operands K-major in shared memory.
+  static __device__ __forceinline__ void ss(float (&d)[{m}], uint64_t a, uint64_t b, int accumulate) {{
+    asm volatile(
+        "{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{m + 2}, 0;\\n"
+{wrap(body)}
+        "\\n}}\\n"
+        :
+{acc_operands(m)}
+        : "l"(a), "l"(b), "r"(accumulate));
+  }}
+"""
+
+
+def rs(n, bf, ty):
+    m = n // 2
+    body = (f"wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{ty}.{ty} {{{regs(m)}}}, "
+            f"{{%{m}, %{m + 1}, %{m + 2}, %{m + 3}}}, %{m + 4}, p, 1, 1, 1;")
+    return f"""  // D[64 x {n}] (+)= A[64 x 16] (registers) . B[16 x {n}], B MN-major in shared memory
+  // (imm-trans-b = 1: the tile is stored [k][n] with n contiguous).
+  static __device__ __forceinline__ void rs(float (&d)[{m}], uint32_t a0, uint32_t a1, uint32_t a2,
+                                            uint32_t a3, uint64_t b, int accumulate) {{
+    asm volatile(
+        "{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{m + 5}, 0;\\n"
+{wrap(body)}
+        "\\n}}\\n"
+        :
+{acc_operands(m)}
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(b), "r"(accumulate));
+  }}
+"""
+
+
+print("template <int N, bool BF16> struct Wgmma;  // specialised below for the supported N")
+for n in SS_N:
+    for bf, ty in TYPES:
+        print(ss(n, bf, ty), end="")
+        if n in RS_N:
+            print(rs(n, bf, ty), end="")
+        print("};")

@@ -64,8 +64,9 @@ def _perf_tables(device, spec):
             verdict = comp["verdict"] if comp else "-"
             frac = f"{k['frac_of_measured_matmul']:.0%}" if k.get("frac_of_measured_matmul") else "-"
             graph = f"{k['graph_per_call_us']:.1f}" if k.get("graph_per_call_us") else "-"
+            margin = f"{comp['margin']:.2%}" if comp else "-"
             lines.append(f"| {w['name']} | {name} | {k['median']:.1f} | {graph} | {k['tflops']:.1f} | {frac} | {sp} | "
-                         f"{verdict} | {w['margin']:.2%} |")
+                         f"{verdict} | {margin} |")
     lines += ["", f"Speedup is the kernel's time over {spec.name}'s; the verdict is {spec.name} against that kernel "
                   "(FASTER: the whole interval beyond the margin).", ""]
     if d.get("targets"):

@@ -8,10 +8,10 @@
 - Interval. A hierarchical percentile bootstrap, 95%: processes drawn with replacement, then
   rounds with replacement within each drawn process; seeded, so check-evidence recomputes it
   exactly.
-- Margin m (log units). The largest of: min_margin (the resolution the gate commits to), the
-  in-run A/A extent (how far from 1 the interval of the candidate against itself, timed under a
-  second name, reaches), and the between-run spread (the median over compared pairs of the
-  half-range of per-process estimates).
+- Margin m (log units), per comparison. The largest of: min_margin (the resolution the gate
+  commits to), the in-run A/A extent (how far from 1 the interval of the candidate against
+  itself, timed under a second name, reaches), and this pair's between-run range (max - min of
+  its per-process estimates: a difference smaller than that would not reproduce run to run).
 - Verdict. UNRESOLVED when the interval's half-width exceeds m/2 (the workload hit its caps
   first); else FASTER when the whole interval is below -m, SLOWER when above +m, SAME when it
   lies within [-m, +m], AMBIGUOUS otherwise.
@@ -68,16 +68,19 @@ def hierarchical_interval(groups, n_resamples=N_RESAMPLES, seed=SEED):
     return est, float(lo), float(hi)
 
 
-def between_spread(per_process):
-    """Half-range of per-process estimates (log units); 0 with one process."""
-    return float((max(per_process) - min(per_process)) / 2) if len(per_process) > 1 else 0.0
+def between_runs(per_process):
+    """Range of per-process estimates (log units): how far the same comparison moved between
+    independent processes. 0 with one process."""
+    return float(max(per_process) - min(per_process)) if len(per_process) > 1 else 0.0
 
 
-def margin(min_margin, aa_interval, spreads):
-    """m in log units: the largest of the floor, the A/A extent and the median between-run spread."""
+def margin(min_margin, aa_interval, between):
+    """m in log units for one comparison: the largest of the floor, the A/A extent (the
+    workload's) and this pair's between-run range (a difference smaller than the spread of its
+    own per-process results would not reproduce)."""
     parts = {"min_margin": math.log1p(min_margin),
              "aa_extent": max(abs(aa_interval[0]), abs(aa_interval[1])) if aa_interval else 0.0,
-             "between_runs": float(np.median(spreads)) if len(spreads) else 0.0}
+             "between_runs": between}
     return max(parts.values()), parts
 
 

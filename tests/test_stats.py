@@ -45,14 +45,21 @@ def test_a_shift_inside_the_margin_is_never_faster_or_slower():
 
 
 def test_the_margin_is_measured_from_the_aa_pair_and_between_runs():
-    # Noisy samples widen the A/A interval, and so the margin, above the 1% floor.
+    # Noisy samples widen the A/A interval, and so every pair's margin, above the 1% floor.
     a, _ = _verdict({"k": 20.0, "k~aa": 20.0, "x": 22.0}, noise=0.05, rounds=30)
-    assert a["margin"] > 0.01 and a["margin_parts"]["aa_extent"] > math.log1p(0.01)
-    # Processes whose ratio moves between runs: the between-run spread sets the margin.
+    x = a["comparisons"]["x"]
+    assert x["margin"] > 0.01 and x["margin_parts"]["aa_extent"] > math.log1p(0.01)
+    # A pair whose ratio moves between processes: its own range sets its margin, and it still
+    # resolves (the verdict holds whichever process one had picked); a steady pair keeps 1%.
     rng = np.random.default_rng(3)
-    procs = [perf_process(SEED_W, {"k": 20.0, "k~aa": 20.0, "x": 22.0 * f}, 60, rng) for f in (0.97, 1.0, 1.03)]
+    procs = [perf_process(SEED_W, {"k": 20.0, "k~aa": 20.0, "x": 22.0 * f, "y": 24.0}, 60, rng) for f in (0.97, 1.0, 1.03)]
     a = analyze("w", procs, "k", PEAKS, {}, TIMING)
-    assert a["margin_parts"]["between_runs"] > 0.025 and a["margin"] > 0.025
+    x, y = a["comparisons"]["x"], a["comparisons"]["y"]
+    assert x["margin_parts"]["between_runs"] > 0.05 and x["margin"] > 0.05 and x["verdict"] == "FASTER"
+    assert y["margin"] < 0.02 and y["verdict"] == "FASTER"
+    # A 3% difference inside that pair's 6% run-to-run range is no verdict either way.
+    procs = [perf_process(SEED_W, {"k": 20.0, "k~aa": 20.0, "x": 20.6 * f}, 60, rng) for f in (0.97, 1.0, 1.03)]
+    assert analyze("w", procs, "k", PEAKS, {}, TIMING)["comparisons"]["x"]["verdict"] in ("SAME", "AMBIGUOUS")
 
 
 def test_hierarchical_interval_covers_between_process_spread():

@@ -52,7 +52,7 @@ def derive(raw, inputs):
         for group, c in reps:
             ps = [_chunk(procs[p]["workloads"][wi], c, w["rounds"]) for p in group]
             a = analyze(w["name"], ps, candidate, None, {}, timing)
-            margins.append(a["margin"])
+            margins.append(a["comparisons"][candidate + AA_TEST]["margin"])
             for n in counts:
                 v = a["comparisons"][n]["verdict"]
                 counts[n]["UNRESOLVED" if v.startswith("NO VERDICT") else v] += 1
@@ -68,7 +68,7 @@ def derive(raw, inputs):
                   for i, nm in enumerate(names)}
         true_shift = {nm: pooled[nm] / pooled[candidate] - 1 for nm in names if nm != candidate}
         out["workloads"][w["name"]] = {"repetitions": n, "rates": rates, "true_shift": true_shift,
-                                       "median_margin": float(np.median(margins)) if margins else None}
+                                       "median_margin_aa_test": float(np.median(margins)) if margins else None}
         need = cfg["required"]
         if n < cfg["repetitions"]:
             failures.append(f"{w['name']}: only {n} of {cfg['repetitions']} repetitions had data")

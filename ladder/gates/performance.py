@@ -3,7 +3,7 @@
 ladder/stats.py the statistics).
 
 Per workload: per-kernel medians, TFLOP/s and fractions of the measured ceilings; the candidate
-against every other kernel timed (hierarchical interval, margin, verdict); and the guards. A
+against every other kernel timed (hierarchical interval, margin per pair, verdict); and the guards. A
 workload gets no verdicts when its samples show host launch cost in the timed window: more than
 MAX_LEAKED_ROUNDS of its rounds had a blocking kernel time out, or some kernel's event median
 exceeds leak_ratio x its CUDA-graph per-call time with each call behind the same L2 flush (graph
@@ -73,7 +73,7 @@ def analyze(wname, procs, candidate, peaks, ceilings, timing):
                         f"time behind the same L2 flush, {g:.2f} us")
 
     c = names.index(candidate)
-    comparisons, spreads = {}, []
+    comparisons = {}
     for i, name in enumerate(names):
         if i == c:
             continue
@@ -82,12 +82,11 @@ def analyze(wname, procs, candidate, peaks, ceilings, timing):
         per_proc = [float(np.median(g)) for g in groups]
         comparisons[name] = {"log_ratio": est, "log_ci": [lo, hi], "ratio": math.exp(est),
                              "ci": [math.exp(lo), math.exp(hi)], "per_process_ratio": [math.exp(x) for x in per_proc],
-                             "halfwidth": (hi - lo) / 2}
-        if not name.endswith(AA):
-            spreads.append(stats.between_spread(per_proc))
+                             "halfwidth": (hi - lo) / 2, "between_runs": stats.between_runs(per_proc)}
     aa = comparisons.get(candidate + AA)
-    m, parts = stats.margin(timing["min_margin"], aa["log_ci"] if aa else None, spreads)
     for name, comp in comparisons.items():
+        m, parts = stats.margin(timing["min_margin"], aa["log_ci"] if aa else None, comp["between_runs"])
+        comp.update(margin=math.expm1(m), margin_parts=parts)
         comp["verdict"] = "NO VERDICT (leak)" if leak else stats.verdict(*comp["log_ci"], m)
 
     floor_us = roofline.floor_s(w, peaks) * 1e6 if peaks else None
@@ -116,7 +115,8 @@ def analyze(wname, procs, candidate, peaks, ceilings, timing):
         problems.append(f"{wname}: CUDA-graph replay of {candidate} differs from its eager output in {gmis} element(s)")
     sdpas = [n for n in kernels if n.startswith("sdpa_")]
     return {"name": wname, "workload": w, "flops": flops, "min_bytes": nbytes, "floor_us": floor_us,
-            "kernels": kernels, "comparisons": comparisons, "margin": math.expm1(m), "margin_parts": parts,
+            "kernels": kernels, "comparisons": comparisons,
+            "margin": max((c["margin"] for c in comparisons.values()), default=None),
             "sdpa_best": min(sdpas, key=lambda n: kernels[n]["median"]) if sdpas else None,
             "default_backend": procs[0].get("default_backend"), "unsupported": procs[0].get("unsupported", {}),
             "rounds": [len(r) for r in rounds], "leaked_rounds": leaked, "leak": leak,
@@ -144,7 +144,7 @@ def target_rows(targets, workloads):
                 rows.append(dict(row, met=False, why=f"no verdict: {w['leak'][0]}"))
             elif comp["verdict"] == "UNRESOLVED":
                 rows.append(dict(row, met=False, why=f"unresolved: interval half-width {comp['halfwidth']:.4f} > m/2 "
-                                                     f"{math.log1p(w['margin']) / 2:.4f} when the caps were hit"))
+                                                     f"{math.log1p(comp['margin']) / 2:.4f} when the caps were hit"))
             else:
                 met, why = target_met(t, comp)
                 rows.append(dict(row, met=met, why=why))

@@ -29,3 +29,16 @@ def test_build_gate_controls_are_rejected_for_the_expected_reason(sandbox):
     assert r.stdout.count("-> match") == len(build_controls), r.stdout
     table = (sandbox / ".ladder-run" / "cpu" / "controls-partial" / "controls.md").read_text()
     assert table.count("| yes |") == len(build_controls)
+
+
+@pytest.mark.skipif(not available("nvcc"), reason="needs nvcc")
+@pytest.mark.parametrize("control", [d.name for d in control_dirs() if load_expect(d)["gate"] not in ("spec", "build")])
+def test_every_control_a_later_gate_must_reject_compiles(control):
+    """A control that does not build is rejected by the build gate, for the wrong reason."""
+    import subprocess
+    from ladder.layout import CONTROLS, KERNELS
+    from ladder.tools import find
+    r = subprocess.run([find("nvcc"), "-std=c++17", f"-I{KERNELS}", "-gencode=arch=compute_90a,code=sm_90a",
+                        "-c", "-o", "/dev/null", "-x", "cu", str(CONTROLS / control / "kernel.cu")],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-2000:]

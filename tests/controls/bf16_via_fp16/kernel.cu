@@ -2,6 +2,7 @@
 // path). bf16 values inside fp16's range convert exactly (bf16 has fewer mantissa bits), so only
 // inputs beyond 65504 in magnitude show it: they become inf.
 #include <cuda_fp16.h>
+#include "attn_common.cuh"
 template <typename T> __device__ __forceinline__ float control_via_half(T e) {
   return __half2float(__float2half(attn::to_float(e)));
 }

@@ -45,10 +45,10 @@ def main():
             raw["processes"].append(o.result)
         if raw["failures"]:
             raw = {"error": "; ".join(raw["failures"])}
-    derived = derive_fn("calibration")(raw, inputs)
+    derived = derive_fn("calibration")(evidence.canonical(raw), inputs)
     meta = {"git": git_state(), "env": environment(), "versions": versions(), "started": started,
             "finished": evidence.now(), "duration_s": round(time.time() - t0, 2)}
-    rec = evidence.record(kind="calibration", name="calibration", inputs=inputs, raw=raw, derived=derived, meta=meta)
+    rec = evidence.record(kind="calibration", name="calibration", inputs=inputs, raw=evidence.canonical(raw), derived=derived, meta=meta)
     evidence.write(device_dir(device) / "calibration.json", rec, "\n".join(log) + "\n")
     print(f"calibrate: {derived['status'].upper()}: {derived['reason']}")
     return 0 if derived["status"] in ("pass", "blocked") else 1

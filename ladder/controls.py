@@ -64,10 +64,10 @@ def main(only=None, build_only=False, resume=False):
     hashes = {e["control"]: {o[0]: o[3] for o in e["outcomes"] if o[3]} for e in entries}
     inputs = freshness.controls_inputs(expects, hashes)
     raw = {"controls": entries}
-    derived = derive_fn("controls")(raw, inputs)
+    derived = derive_fn("controls")(evidence.canonical(raw), inputs)
     meta = {"git": git_state(), "env": environment(), "versions": versions(), "started": started,
             "finished": evidence.now(), "duration_s": round(time.time() - t0, 2)}
-    rec = evidence.record(kind="controls", name="controls", inputs=inputs, raw=raw, derived=derived, meta=meta)
+    rec = evidence.record(kind="controls", name="controls", inputs=inputs, raw=evidence.canonical(raw), derived=derived, meta=meta)
     device = device_name()
     full = cuda_probe()["available"] and not only and not build_only
     out = device_dir(device) if full else RUN_LOCAL / device / "controls-partial"

@@ -31,10 +31,10 @@ def main():
     else:
         raw = {"blocked": probe["reason"]}
     inputs = freshness.reproduce_inputs(hashes)
-    derived = derive_fn("reproduce")(raw, inputs)
+    derived = derive_fn("reproduce")(evidence.canonical(raw), inputs)
     meta = {"git": git_state(), "env": environment(), "versions": versions(), "started": started,
             "finished": evidence.now(), "duration_s": round(time.time() - t0, 2)}
-    rec = evidence.record(kind="reproduce", name="reproduce", inputs=inputs, raw=raw, derived=derived, meta=meta)
+    rec = evidence.record(kind="reproduce", name="reproduce", inputs=inputs, raw=evidence.canonical(raw), derived=derived, meta=meta)
     evidence.write(device_dir(device) / "reproduce.json", rec)
     print(f"reproduce: {derived['status'].upper()}: {derived['reason']}")
     return 0 if derived["status"] in ("pass", "blocked") else 1

@@ -93,11 +93,11 @@ def run_gate(spec, gate, device, probe, toolchain, echo, out_dir=None):
             headers = job.headers
     if gate == "build":
         inputs = gate_inputs(spec, gate, device, toolchain, probe, headers)
-    derived = derive_fn("gate", gate)(raw, inputs)
+    derived = derive_fn("gate", gate)(evidence.canonical(raw), inputs)
     meta = {"git": git_state(), "env": environment(), "versions": versions(), "started": started,
             "finished": evidence.now(), "duration_s": round(time.time() - t0, 2)}
     rec = evidence.record(kind="gate", name=f"{spec.name}/{gate}", phase=spec.name, gate=gate, inputs=inputs,
-                          raw=raw, derived=derived, meta=meta)
+                          raw=evidence.canonical(raw), derived=derived, meta=meta)
     git = meta["git"]
     header = [f"{spec.name} / {gate}: {derived['status'].upper()}: {derived['reason']}",
               f"inputs {inputs['hash']}, git {git['sha'][:12]}{' (dirty)' if git['dirty'] else ''}, "

@@ -40,10 +40,10 @@ def main():
         log.append(o.output)
         why = child_failure(o.as_raw(), TIMEOUT_S)
         raw = {"error": why} if why else {"workloads": o.result["workloads"], "kernels": list(orders["kernels"])}
-    derived = derive_fn("seqlen")(raw, inputs)
+    derived = derive_fn("seqlen")(evidence.canonical(raw), inputs)
     meta = {"git": git_state(), "env": environment(), "versions": versions(), "started": started,
             "finished": evidence.now(), "duration_s": round(time.time() - t0, 2)}
-    rec = evidence.record(kind="seqlen", name="seqlen", inputs=inputs, raw=raw, derived=derived, meta=meta)
+    rec = evidence.record(kind="seqlen", name="seqlen", inputs=inputs, raw=evidence.canonical(raw), derived=derived, meta=meta)
     evidence.write(device_dir(device) / "seqlen.json", rec, "\n".join(log) + "\n")
     print(f"seqlen: {derived['status'].upper()}: {derived['reason']}")
     return 0 if derived["status"] in ("pass", "blocked") else 1

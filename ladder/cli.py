@@ -53,7 +53,7 @@ def cmd_report(args):
 
 def cmd_controls(args):
     from . import controls
-    return controls.main(only=args.only, build_only=args.build_only, resume=args.resume)
+    return controls.main(only=args.only, build_only=args.build_only, resume=args.resume, tabulate=args.tabulate)
 
 
 def cmd_calibrate(args):
@@ -95,6 +95,7 @@ def main(argv=None):
     k.add_argument("--only", action="append", help="run only this control (repeatable)")
     k.add_argument("--build-only", action="store_true", help="only the controls the build gate (or the spec) rejects")
     k.add_argument("--resume", action="store_true", help="reuse each control's fresh gate evidence instead of re-running")
+    k.add_argument("--tabulate", metavar="DEVICE", help="run nothing: the table from DEVICE's fresh control evidence")
     k.set_defaults(fn=cmd_controls)
     sub.add_parser("calibrate", help="calibrate the verdict statistics in the gate's regime").set_defaults(fn=cmd_calibrate)
     sub.add_parser("reproduce", help="re-run every performance gate and compare verdicts").set_defaults(fn=cmd_reproduce)

@@ -16,9 +16,10 @@ from .registry import derive_fn
 from .spec import load_expect, load_spec
 from .toolchain.ninja_build import prebuild
 
-def run_control(control_dir, echo=print, resume=False):
+def run_control(control_dir, echo=print, resume=False, device=None, run=True):
     """{control, expect, outcomes: [[gate, status, reason, input hash]]}. resume: a gate whose
-    evidence is already fresh is not run again (its record stands), as make would."""
+    evidence is already fresh is not run again (its record stands), as make would. run=False:
+    nothing runs; a gate with no fresh evidence on `device` is recorded as missing."""
     expect = load_expect(control_dir)
     entry = {"control": control_dir.name, "expect": expect}
     try:
@@ -28,11 +29,14 @@ def run_control(control_dir, echo=print, resume=False):
     outcomes = [["spec", "pass", "gate.yaml loads", None]]
     if expect["gate"] == "spec":
         return dict(entry, outcomes=outcomes)
-    device, toolchain = device_name(), nvcc_version()
+    device, toolchain = device or device_name(), nvcc_version()
     for gate in spec.gates[: spec.gates.index(expect["gate"]) + 1]:
         rec = evidence.read(evidence_dir(device, spec.dir) / f"{gate}.json")
-        fresh = resume and rec and evidence.status(rec) in ("pass", "fail") and \
+        fresh = (resume or not run) and rec and evidence.status(rec) in ("pass", "fail") and \
             freshness.staleness(rec, spec, device, toolchain) is None
+        if not fresh and not run:
+            outcomes.append([gate, "missing", "no fresh evidence for this gate on record", None])
+            break
         if not fresh:
             runner.run(spec, gates=[gate], echo=echo)
             rec = evidence.read(evidence_dir(device, spec.dir) / f"{gate}.json")
@@ -42,7 +46,9 @@ def run_control(control_dir, echo=print, resume=False):
     return dict(entry, outcomes=outcomes)
 
 
-def main(only=None, build_only=False, resume=False):
+def main(only=None, build_only=False, resume=False, tabulate=None):
+    """tabulate=DEVICE: run nothing; the table from that device's fresh control evidence alone
+    (for a run cut off after its controls' gates were recorded but before the table was)."""
     started, t0 = evidence.now(), time.time()
     dirs = [d for d in control_dirs() if not only or d.name in only]
     if build_only:
@@ -53,13 +59,15 @@ def main(only=None, build_only=False, resume=False):
             specs.append(load_spec(d))
         except SpecError:
             pass
-    prebuild(specs)
+    if not tabulate:
+        prebuild(specs)
     # Several controls at once: what a control must be rejected for (a fault, a wrong value, a
     # time under the physical floor, nondeterminism) does not depend on the GPU being idle, and
     # contention only makes kernels slower, never faster than the floor.
     from concurrent.futures import ThreadPoolExecutor
     with ThreadPoolExecutor(max_workers=6) as pool:
-        entries = list(pool.map(lambda d: run_control(d, echo=lambda *_: None, resume=resume), dirs))
+        entries = list(pool.map(lambda d: run_control(d, echo=lambda *_: None, resume=resume, device=tabulate,
+                                                      run=not tabulate), dirs))
     expects = {e["control"]: e["expect"] for e in entries}
     hashes = {e["control"]: {o[0]: o[3] for o in e["outcomes"] if o[3]} for e in entries}
     inputs = freshness.controls_inputs(expects, hashes)
@@ -67,14 +75,16 @@ def main(only=None, build_only=False, resume=False):
     derived = derive_fn("controls")(evidence.canonical(raw), inputs)
     meta = {"git": git_state(), "env": environment(), "versions": versions(), "started": started,
             "finished": evidence.now(), "duration_s": round(time.time() - t0, 2)}
+    if tabulate:
+        meta["tabulated_from_evidence_of"] = tabulate
     rec = evidence.record(kind="controls", name="controls", inputs=inputs, raw=evidence.canonical(raw), derived=derived, meta=meta)
-    device = device_name()
-    full = cuda_probe()["available"] and not only and not build_only
+    device = tabulate or device_name()
+    full = (tabulate or cuda_probe()["available"]) and not only and not build_only
     out = device_dir(device) if full else RUN_LOCAL / device / "controls-partial"
     evidence.write(out / "controls.json", rec)
     evidence.atomic_write(out / "controls.md", render(derived["rows"]))
     for r in derived["rows"]:
-        mark = {True: "match", False: "MISMATCH", None: "blocked"}[r["match"]]
+        mark = {True: "match", False: "MISMATCH", None: r["observed_status"]}[r["match"]]
         print(f"control {r['control']}: expected {r['expected_gate']}, observed {r['observed_gate']} "
               f"({r['observed_status']}) -> {mark}")
     require_gpu = os.environ.get("REQUIRE_GPU") == "1"

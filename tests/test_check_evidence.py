@@ -29,6 +29,8 @@ def _leaves(x, path=()):
 def _mutated(value):
     if isinstance(value, bool):
         return not value
+    if isinstance(value, float) and not abs(value) < float("inf"):
+        return 0.0                                   # inf or NaN: any finite number differs
     if isinstance(value, (int, float)):
         return value * 1.0001 + 1e-9 if value else 1e-9
     if isinstance(value, str):

@@ -16,7 +16,8 @@ def row(entry):
         return dict(r, observed_gate=None, observed_status="pass", reason=f"passed every gate through {last}", match=False)
     gate, status, reason = first[:3]
     match = gate == expect["gate"] and status == "fail" and bool(re.search(expect["reason"], reason, re.I))
-    return dict(r, observed_gate=gate, observed_status=status, reason=reason, match=None if status == "blocked" else match)
+    return dict(r, observed_gate=gate, observed_status=status, reason=reason,
+                match=None if status in ("blocked", "missing") else match)
 
 
 def derive(raw, inputs):
@@ -25,10 +26,14 @@ def derive(raw, inputs):
         return s
     rows = [row(e) for e in raw["controls"]]
     missed = [r["control"] for r in rows if r["match"] is False]
-    blocked = [r["control"] for r in rows if r["match"] is None]
+    blocked = [r["control"] for r in rows if r["match"] is None and r["observed_status"] == "blocked"]
+    missing = [r["control"] for r in rows if r["observed_status"] == "missing"]
     matched = sum(1 for r in rows if r["match"])
-    if missed:
-        status, reason = "fail", f"{len(missed)} control(s) not rejected as expected: {', '.join(missed)}"
+    if missed or missing:
+        parts = [f"{len(missed)} control(s) not rejected as expected: {', '.join(missed)}"] if missed else []
+        parts += [f"{len(missing)} with no fresh evidence at the gate that must reject them: {', '.join(missing)}"] \
+            if missing else []
+        status, reason = "fail", f"{matched} of {len(rows)} matched; " + "; ".join(parts)
     elif blocked:
         status, reason = "blocked", f"{matched} matched; {len(blocked)} blocked (no CUDA device)"
     else:
@@ -43,7 +48,7 @@ def render(rows):
 
     lines = ["| control | defect | expected gate | observed gate | match | reason |", "|---|---|---|---|---|---|"]
     for r in rows:
-        mark = {True: "yes", False: "**NO**", None: "blocked"}[r["match"]]
+        mark = {True: "yes", False: "**NO**", None: r["observed_status"]}[r["match"]]
         lines.append(f"| {r['control']} | {cell(r['defect'])} | {r['expected_gate']} | "
                      f"{r['observed_gate'] or '-'} ({r['observed_status']}) | {mark} | {cell(r['reason'])} |")
     return "\n".join(lines) + "\n"

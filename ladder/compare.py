@@ -42,11 +42,9 @@ def _status(rec):
 
 
 def _verdicts(rec):
-    out = {}
-    for w in (rec.get("derived") or {}).get("workloads", []) if isinstance((rec.get("derived") or {}).get("workloads"), list) else []:
-        for n, c in w.get("comparisons", {}).items():
-            out[(w["name"], n)] = c
-    return out
+    workloads = (rec.get("derived") or {}).get("workloads")
+    return {(w["name"], n): c for w in (workloads if isinstance(workloads, list) else [])
+            for n, c in w.get("comparisons", {}).items()}
 
 
 def _medians(rec):
@@ -61,8 +59,12 @@ def render(rev):
     added = sorted(set(new) - set(old))
     gone = sorted(set(old) - set(new))
     if added:
-        lines += [f"New evidence: {len(added)} file(s)", ""] + [f"- `{a}`: {_status(new[a])[0]}" for a in added[:40]]
-        lines += [f"- ... and {len(added) - 40} more" if len(added) > 40 else ""] + [""]
+        groups = {}
+        for a in added:
+            folder, _, name = a.rpartition("/")
+            groups.setdefault(folder, []).append(f"{name[:-5]} {_status(new[a])[0]}")
+        lines += [f"New evidence: {len(added)} file(s)", ""] + [f"- `{f}`: {', '.join(v)}" for f, v in groups.items()]
+        lines += [""]
     if gone:
         lines += [f"Removed evidence: {len(gone)} file(s)", ""] + [f"- `{g}`" for g in gone[:40]] + [""]
     changed = [(k, _status(old[k]), _status(new[k])) for k in sorted(set(old) & set(new))

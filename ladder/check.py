@@ -40,7 +40,7 @@ def device_of(path, root):
     return Path(path).relative_to(root).parts[0]
 
 
-def validate(rec, path, root):
+def validate(rec, path):
     """Problems that make a file invalid."""
     problems = [f"{k} should be {t.__name__}" for k, t in REQUIRED.items() if not isinstance(rec.get(k), t)]
     if problems:
@@ -137,7 +137,7 @@ def check_tree(root=EVIDENCE):
         except json.JSONDecodeError as e:
             invalid.append(f"{rel}: not valid JSON ({e})")
             continue
-        problems = validate(rec, path, root)
+        problems = validate(rec, path)
         invalid += [f"{rel}: {p}" for p in problems]
         if not problems:
             why = staleness(rec, path, root, toolchain)

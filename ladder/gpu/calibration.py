@@ -2,8 +2,8 @@
 process's rounds, a fixed number of them per workload, with the gate's measuring loop. Every arm
 is the candidate followed by a short spin kernel, so all arms launch alike: the candidate, ~aa
 (the in-run A/A twin that sets the margin), ~aa2 (the A/A test subject), ~shift<p>% (its spin
-longer by p of the candidate's median, cycles per us measured), ~<n>heads (the candidate on more
-heads); and SDPA as it is."""
+longer by p of the unshifted arm's held median, cycles per us measured), ~<n>heads (the
+candidate on more heads); and SDPA as it is."""
 import numpy as np
 import torch
 
@@ -32,17 +32,24 @@ def _spin_rate(cycles=2_000_000):
     return cycles / float(np.median(times))
 
 
-def _cold_median_us(call, flusher, n=20):
-    """The call's median time behind an L2 flush, as the gate's samples see it."""
+def _held_median_us(call, flusher, blocker, n=30):
+    """The call's median time as the gate's samples see it: behind an L2 flush, enqueued while
+    the blocking kernel holds the stream, so host launch time stays out of the window. (Timing
+    it unheld put 14.6 us in some processes and 38-47 us in others, and the shifts with it.)"""
     times = []
     for _ in range(n):
         flusher()
+        epoch = blocker.hold()
         a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         a.record()
         call()
         b.record()
+        blocker.release(epoch)
         torch.cuda.synchronize()
-        times.append(a.elapsed_time(b) * 1e3)
+        if not blocker.timed_out(epoch):
+            times.append(a.elapsed_time(b) * 1e3)
+    if not times:
+        raise RuntimeError("every reference sample of the calibrated arm hit the blocker's timeout")
     return float(np.median(times))
 
 
@@ -63,13 +70,17 @@ def run(orders):
         # Every arm is the candidate followed by a spin, so all arms launch alike and a shift is
         # exactly the extra spin: a bare spin kernel alone adds ~3 us of launch to a 12 us call.
         cycles_per_us = _spin_rate()
-        base_us = _cold_median_us(lambda: kernel(*sets[0], outs[0], scale=scale), flusher)
 
         def arm(extra_us, run):
             c = BASE_SPIN_CYCLES + int(extra_us * cycles_per_us)
             return lambda s: (run(s), torch.cuda._sleep(c))
 
         plain = lambda s: kernel(*sets[s], outs[s], scale=scale)
+        # A shift is a fraction of the unshifted arm's own held time (call and base spin), so
+        # "5%" is 5% of what the gate compares.
+        for _ in range(3):
+            arm(0, plain)(0)
+        base_us = _held_median_us(lambda: arm(0, plain)(0), flusher, blocker)
         fns = {name: arm(0, plain), name + AA: arm(0, plain), name + AA_TEST: arm(0, plain)}
         for frac in w["shifts"]:
             fns[f"{name}~shift{frac * 100:g}%"] = arm(frac * base_us, plain)

@@ -77,7 +77,16 @@ def derive(raw, inputs):
             fails += misaligned_problems(result["misaligned"])
         sanitizer = {}
         for tool, runs in got["sanitizer"].items():
-            for run in runs:
+            for i, run in enumerate(runs):
+                if "skipped_after" in run:
+                    # Skipping is only allowed behind a finding of the same tool at an earlier shape.
+                    if any(r.get("clean") is False for r in sanitizer.get(tool, [])[:i]):
+                        sanitizer[tool].append({"shape": run["shape"], "clean": None, "findings": "skipped: "
+                                                f"{tool} already found a problem at {shape_label(run['skipped_after'])}"})
+                    else:
+                        fails.append(f"compute-sanitizer {tool} at {shape_label(run['shape'])}: skipped with no "
+                                     "earlier finding")
+                    continue
                 clean, line = parsers.sanitizer(run["output"], run["returncode"], run["timed_out"])
                 sanitizer.setdefault(tool, []).append({"shape": run["shape"], "clean": clean, "findings": line})
                 if not clean:

@@ -1,0 +1,57 @@
+"""The sanity gate's derive on raw data with known answers: a sanitizer tool may skip its later
+shapes only behind a finding of its own at an earlier shape."""
+import copy
+
+from ladder.gates import sanity
+from ladder.spec import load_spec
+
+from synthetic import fake_raw
+
+
+class _Job:
+    def __init__(self, spec):
+        self.spec = spec
+        self.inputs = {"section": spec.section("sanity")}
+        self.configs = spec.configs
+
+
+def _inputs_and_raw():
+    spec = load_spec("phases/phase_a")
+    job = _Job(spec)
+    inputs = {"section": job.inputs["section"], "configs": spec.configs}
+    return inputs, fake_raw("sanity", job)
+
+
+def _racecheck(raw):
+    return next(iter(raw["configs"].values()))["sanitizer"]["racecheck"]
+
+
+def test_clean_raw_passes():
+    inputs, raw = _inputs_and_raw()
+    assert sanity.derive(raw, inputs)["status"] == "pass"
+
+
+def test_skip_behind_a_finding_fails_once_for_the_finding():
+    inputs, raw = _inputs_and_raw()
+    runs = _racecheck(raw)
+    assert len(runs) >= 2, "the floor has at least two sanitizer shapes"
+    runs[0].update(returncode=99, output="========= RACECHECK SUMMARY: 3 hazards displayed (3 errors, 0 warnings)")
+    for r in runs[1:]:
+        shape = r["shape"]
+        r.clear()
+        r.update(shape=shape, skipped_after=runs[0]["shape"])
+    d = sanity.derive(copy.deepcopy(raw), inputs)
+    assert d["status"] == "fail"
+    problems = next(iter(d["configs"].values()))["problems"]
+    assert [p for p in problems if "racecheck" in p] == [p for p in problems if "3 hazard(s)" in p]
+    entries = next(iter(d["configs"].values()))["sanitizer"]["racecheck"]
+    assert entries[1]["clean"] is None and entries[1]["findings"].startswith("skipped")
+
+
+def test_skip_without_an_earlier_finding_is_a_failure():
+    inputs, raw = _inputs_and_raw()
+    runs = _racecheck(raw)
+    shape = runs[-1]["shape"]
+    runs[-1] = {"shape": shape, "skipped_after": runs[0]["shape"]}
+    d = sanity.derive(raw, inputs)
+    assert d["status"] == "fail" and "skipped with no earlier finding" in d["reason"]

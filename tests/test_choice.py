@@ -1,0 +1,55 @@
+"""Which phase the torch op serves a call with, checked on the committed H100 evidence (no GPU,
+no torch): only phases with every gate passed and fresh qualify, the basis is the closest level
+any of them was timed at, and no qualifying phase is faster there."""
+import pytest
+
+from ladder import evidence, freshness
+from ladder.choice import SMALL_ELEMENTS, _closeness, choose
+from ladder.environment import nvcc_version
+from ladder.layout import evidence_dir, phase_dirs
+from ladder.spec import load_spec
+
+DEVICE = "h100-80gb-hbm3"
+
+
+def _qualifying():
+    out = {}
+    for d in phase_dirs():
+        spec = load_spec(d)
+        recs = [evidence.read(evidence_dir(DEVICE, spec.dir) / f"{g}.json") for g in spec.gates]
+        if all(evidence.status(r) == "pass" and not freshness.staleness(r, spec, DEVICE, nvcc_version()) for r in recs):
+            out[spec.name] = recs[spec.gates.index("performance")]["derived"]
+    return out
+
+
+def test_closeness_levels():
+    w = {"B": 1, "H": 8, "S_q": 512, "S_k": 512, "D": 64, "dtype": "fp16", "causal": False}
+    assert w["B"] * w["H"] * w["S_q"] * w["S_k"] <= SMALL_ELEMENTS
+    assert _closeness(w, 64, "fp16", False, True) == 0
+    assert _closeness(w, 64, "bf16", False, True) == 1
+    assert _closeness(w, 64, "fp16", False, False) == 2
+    assert _closeness(w, 64, "fp16", True, True) == 3
+    assert _closeness(w, 128, "fp16", False, True) is None
+
+
+@pytest.mark.parametrize("D", [64, 128])
+@pytest.mark.parametrize("dtype", ["fp16", "bf16"])
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("small", [False, True])
+def test_the_choice_is_the_fastest_qualifying_phase_at_the_closest_basis(D, dtype, causal, small):
+    qualifying = _qualifying()
+    if not qualifying:
+        pytest.skip(f"no phase has fresh passing evidence on {DEVICE} here")
+    spec, config, level = choose(DEVICE, D, dtype, causal, small)
+    assert spec is not None, config
+    assert spec.name in qualifying and config == qualifying[spec.name]["config"]
+
+    def mean_at(perf, lvl):
+        t = [w["kernels"][perf["candidate"]]["median"] / w["flops"] for w in perf["workloads"]
+             if (c := _closeness(w["workload"], D, dtype, causal, small)) is not None and c <= lvl]
+        return sum(t) / len(t) if t else None
+
+    for lvl in range(level):
+        assert all(mean_at(p, lvl) is None for p in qualifying.values()), f"a closer basis {lvl} existed"
+    mine = mean_at(qualifying[spec.name], level)
+    assert all(m is None or m >= mine for m in (mean_at(p, level) for p in qualifying.values()))

@@ -52,7 +52,7 @@ def perf_raw(candidate, times, workloads, processes=3, seed=0, **kw):
 
 
 # A kernel's time (us) at the seed workload, so targets between the phases hold.
-PHASE_TIMES = {"phase_a": 400.0, "phase_b": 60.0, "phase_c": 30.0, "phase_d": 20.0}
+PHASE_TIMES = {"phase_a": 400.0, "phase_b": 60.0, "phase_c": 30.0, "phase_d": 20.0, "phase_e": 15.0}
 SDPA_TIMES = {"sdpa_flash": 32.0, "sdpa_cudnn": 25.0, "sdpa_efficient": 60.0}
 
 

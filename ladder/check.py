@@ -126,23 +126,35 @@ def staleness(rec, path, root, toolchain):
     return None if want == have else f"recorded for inputs {have}, sources now hash to {want}"
 
 
+def _check_file(path, root, toolchain):
+    """(invalid lines, stale line or None) for one evidence file."""
+    rel = path.relative_to(root)
+    try:
+        rec = json.loads(path.read_text())
+    except json.JSONDecodeError as e:
+        return [f"{rel}: not valid JSON ({e})"], None
+    problems = validate(rec, path)
+    if problems:
+        return [f"{rel}: {p}" for p in problems], None
+    why = staleness(rec, path, root, toolchain)
+    return [], f"{rel}: {why}" if why else None
+
+
 def check_tree(root=EVIDENCE):
-    invalid, stale, n = [], [], 0
+    """Files are checked in a pool of worker processes, largest first: calibration.json alone
+    (300 hierarchical bootstraps) took 34 of a serial run's 46 s."""
+    from concurrent.futures import ProcessPoolExecutor
     toolchain = nvcc_version()
-    for path in sorted(Path(root).rglob("*.json")):
-        n += 1
-        rel = path.relative_to(root)
-        try:
-            rec = json.loads(path.read_text())
-        except json.JSONDecodeError as e:
-            invalid.append(f"{rel}: not valid JSON ({e})")
-            continue
-        problems = validate(rec, path)
-        invalid += [f"{rel}: {p}" for p in problems]
-        if not problems:
-            why = staleness(rec, path, root, toolchain)
-            if why:
-                stale.append(f"{rel}: {why}")
+    paths = sorted(Path(root).rglob("*.json"))
+    with ProcessPoolExecutor() as pool:
+        futures = {p: pool.submit(_check_file, p, Path(root), toolchain)
+                   for p in sorted(paths, key=lambda p: -p.stat().st_size)}
+    invalid, stale = [], []
+    for p in paths:
+        bad, why = futures[p].result()
+        invalid += bad
+        stale += [why] if why else []
+    n = len(paths)
     for hist in sorted(Path(root).rglob(evidence.HISTORY)):
         for i, line in enumerate(hist.read_text().splitlines(), 1):
             try:

@@ -25,26 +25,32 @@ def _closeness(w, D, dtype, causal, small):
     return 0 if w["dtype"] == dtype else 1
 
 
-@functools.lru_cache(maxsize=None)
-def choose(device, D, dtype, causal, small):
-    """(phase spec, config, basis) of the fastest phase with fresh passing evidence, timed on the
-    closest workloads that any qualifying phase has; or (None, why, None)."""
+def qualifying(device, toolchain):
+    """[(phase spec, its performance gate's derived figures)] for every phase whose gates all
+    passed with fresh evidence on `device`."""
     from . import evidence, freshness
-    from .environment import nvcc_version
     from .layout import evidence_dir, phase_dirs
     from .spec import load_spec
-    toolchain = nvcc_version()
-    timed = []                                    # (spec, config, [(closeness, us per flop)])
+    out = []
     for d in phase_dirs():
         spec = load_spec(d)
         recs = [evidence.read(evidence_dir(device, spec.dir) / f"{g}.json") for g in spec.gates]
-        if not all(evidence.status(r) == "pass" and not freshness.staleness(r, spec, device, toolchain) for r in recs):
-            continue
-        perf = recs[spec.gates.index("performance")]["derived"]
+        if all(evidence.status(r) == "pass" and not freshness.staleness(r, spec, device, toolchain) for r in recs):
+            out.append((spec, recs[spec.gates.index("performance")]["derived"]))
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def choose(device, D, dtype, causal, small):
+    """(phase spec, config, basis) of the fastest qualifying phase, timed on the closest
+    workloads that any qualifying phase has; or (None, why, None)."""
+    from .environment import nvcc_version
+    timed = []                                    # (spec, config, [(closeness, us per flop)])
+    for spec, perf in qualifying(device, nvcc_version()):
         rows = [(_closeness(w["workload"], D, dtype, causal, small), w["kernels"][perf["candidate"]]["median"] / w["flops"])
                 for w in perf["workloads"]]
         timed.append((spec, perf["config"], [r for r in rows if r[0] is not None]))
-    for level in range(4):
+    for level in range(len(BASIS)):
         best = None
         for spec, config, rows in timed:
             times = [t for c, t in rows if c <= level]

@@ -44,28 +44,29 @@ def _kernel(spec_dir, config):
 
 
 def _plan(q, k, v, is_causal):
-    """The Kernel to run, or None with the reason SDPA runs instead."""
+    """(the Kernel to run, its phase, the BASIS level it was chosen on), or (None, why SDPA runs
+    instead, None)."""
     if not q.is_cuda:
-        return None, "inputs are not on a CUDA device"
+        return None, "inputs are not on a CUDA device", None
     dtype = _DTYPES.get(q.dtype)
     if dtype is None or k.dtype != q.dtype or v.dtype != q.dtype:
-        return None, f"dtype {q.dtype} (phases take float16 and bfloat16)"
+        return None, f"dtype {q.dtype} (phases take float16 and bfloat16)", None
     D = q.shape[-1]
     if D not in (64, 128) or q.dim() != 4:
-        return None, f"head dim {D} or rank {q.dim()} (phases take [B, H, S, 64|128])"
+        return None, f"head dim {D} or rank {q.dim()} (phases take [B, H, S, 64|128])", None
     if any(t.stride(-1) != 1 for t in (q, k, v)):
-        return None, "a non-unit stride in D"
+        return None, "a non-unit stride in D", None
     if any(t.data_ptr() % 16 or any(s % 8 for s in t.stride()[:-1]) for t in (q, k, v)):
-        return None, "rows not 16-byte aligned"
+        return None, "rows not 16-byte aligned", None
     small = q.shape[0] * q.shape[1] * q.shape[2] * k.shape[2] <= SMALL_ELEMENTS
-    spec, config, _ = choose(_device_slug(q.device.index or 0), D, dtype, bool(is_causal), small)
+    spec, config, level = choose(_device_slug(q.device.index or 0), D, dtype, bool(is_causal), small)
     if spec is None:
-        return None, config
-    return _kernel(spec.dir, config), spec.name
+        return None, config, None
+    return _kernel(spec.dir, config), spec.name, level
 
 
 def _run(q, k, v, is_causal, scale):
-    kernel, what = _plan(q, k, v, is_causal)
+    kernel, what, _ = _plan(q, k, v, is_causal)
     if kernel is None:
         _say_once(what)
         return F.scaled_dot_product_attention(q, k, v, is_causal=is_causal, scale=scale)
@@ -96,9 +97,5 @@ def attention(q, k, v, is_causal=False, scale=None):
 def which(q, k, v, is_causal=False):
     """The phase that attention() would run for these inputs and what its choice was timed on,
     or "sdpa: <why>"."""
-    kernel, what = _plan(q, k, v, is_causal)
-    if kernel is None:
-        return f"sdpa: {what}"
-    small = q.shape[0] * q.shape[1] * q.shape[2] * k.shape[2] <= SMALL_ELEMENTS
-    level = choose(_device_slug(q.device.index or 0), q.shape[-1], _DTYPES[q.dtype], bool(is_causal), small)[2]
-    return f"{what} (chosen on workloads with {BASIS[level]})"
+    kernel, what, level = _plan(q, k, v, is_causal)
+    return f"{what} (chosen on workloads with {BASIS[level]})" if kernel is not None else f"sdpa: {what}"

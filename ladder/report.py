@@ -85,21 +85,38 @@ def _perf_tables(device, spec):
     return lines
 
 
-def _plot(device, specs):
+def _pyplot():
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    series, workloads = {}, []
+    return plt
+
+
+def _save(plt, fig, out):
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out
+
+
+def _phase_kernels(device, specs):
+    """(workload, kernel name, kernel figures) from each phase's performance evidence: the phase
+    itself and the SDPA backends (a later phase's SDPA figures come after an earlier one's)."""
     for spec in specs:
         rec = _rec(device, spec, "performance")
-        if rec is None or "workloads" not in rec["derived"]:
-            continue
-        for w in rec["derived"]["workloads"]:
-            if w["name"] not in workloads:
-                workloads.append(w["name"])
+        for w in (rec["derived"].get("workloads", []) if rec else []):
             for name, k in w["kernels"].items():
                 if name == spec.name or name.startswith("sdpa_"):
-                    series.setdefault(name, {})[w["name"]] = k["tflops"]
+                    yield w, name, k
+
+
+def _plot(device, specs):
+    plt = _pyplot()
+    series, workloads = {}, []
+    for w, name, k in _phase_kernels(device, specs):
+        if w["name"] not in workloads:
+            workloads.append(w["name"])
+        series.setdefault(name, {})[w["name"]] = k["tflops"]
     if not series:
         return None
     fig, ax = plt.subplots(figsize=(12, 4.5))
@@ -112,28 +129,15 @@ def _plot(device, specs):
     ax.set_ylabel("TFLOP/s")
     ax.set_title(f"{device.name}: TFLOP/s per workload (SDPA from the latest phase's run)")
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    out = device / "perf.png"
-    fig.savefig(out, dpi=110)
-    plt.close(fig)
-    return out
+    return _save(plt, fig, device / "perf.png")
 
 
 def _latency_plot(device, specs):
     """The seed workload as a latency chart: event median and CUDA-graph time per call, for
     every phase and SDPA backend (SDPA from the latest phase's run)."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    rows = {}
-    for spec in specs:
-        rec = _rec(device, spec, "performance")
-        for w in (rec["derived"].get("workloads", []) if rec else []):
-            if w["name"] != "seed":
-                continue
-            for name, k in w["kernels"].items():
-                if name == spec.name or name.startswith("sdpa_"):
-                    rows[name] = (k["median"], k.get("graph_per_call_us"))
+    plt = _pyplot()
+    rows = {name: (k["median"], k.get("graph_per_call_us"))
+            for w, name, k in _phase_kernels(device, specs) if w["name"] == "seed"}
     if not rows:
         return None
     names = sorted(rows, key=lambda n: rows[n][0])
@@ -146,11 +150,7 @@ def _latency_plot(device, specs):
     ax.set_xlabel("us per call at (1, 8, 512, 64)")
     ax.set_title(f"{device.name}: seed workload latency")
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    out = device / "seed_latency.png"
-    fig.savefig(out, dpi=110)
-    plt.close(fig)
-    return out
+    return _save(plt, fig, device / "seed_latency.png")
 
 
 def _seqlen_plot(device):
@@ -158,9 +158,7 @@ def _seqlen_plot(device):
     rec = evidence.read(device / "seqlen.json")
     if rec is None or "workloads" not in rec["derived"]:
         return None
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = _pyplot()
     ws = list(rec["derived"]["workloads"].values())
     panels = sorted({(w["workload"]["D"], w["workload"]["causal"]) for w in ws})
     fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 4), squeeze=False)
@@ -179,11 +177,7 @@ def _seqlen_plot(device):
     axes[0][0].set_ylabel("TFLOP/s")
     axes[0][-1].legend(fontsize=7)
     fig.suptitle(f"{device.name}: forward TFLOP/s against sequence length", fontsize=10)
-    fig.tight_layout()
-    out = device / "seqlen.png"
-    fig.savefig(out, dpi=110)
-    plt.close(fig)
-    return out
+    return _save(plt, fig, device / "seqlen.png")
 
 
 def _kinds(device):

@@ -2,7 +2,9 @@
 // for the gate's sweep: PINGPONG (consumer warpgroups take turns at their GEMMs through named
 // barriers), SPLIT_KV (a grid that cannot fill the SMs splits the keys over a thread-block
 // cluster and combines the partials through distributed shared memory), SHORT_KV (a d=64
-// short-row kernel, several CTAs per SM) and ATTN_PDL (programmatic dependent launch).
+// short-row kernel, several CTAs per SM), SHORT_KSPLIT (short rows on a one-wave grid: the key
+// tiles of a 64-row query tile are split over consumer warpgroups of the same CTA and merged in
+// shared memory; default off) and ATTN_PDL (programmatic dependent launch).
 // NOTES.md says what each measured.
 //
 // phase_d: attention forward on Hopper's own machinery (sm_90a): TMA, mbarrier rings, wgmma,
@@ -158,19 +160,23 @@ constexpr float kLn2 = 0.6931471805599453f;
 // Configuration.
 // ---------------------------------------------------------------------------------------------
 template <typename T_, int D_, int CWG_, int BN_, int STAGES_, int PP_ = 0, bool SPLIT_ = false,
-          int MINB_ = 1>
+          int MINB_ = 1, int KS_ = 1>
 struct Config {
   using T = T_;
   static constexpr bool BF16 = std::is_same_v<T, __nv_bfloat16>;
   static constexpr int D = D_;
-  static constexpr int CWG = CWG_;            // consumer warpgroups, 64 query rows each
-  static constexpr int BM = 64 * CWG;         // query rows per CTA
+  static constexpr int CWG = CWG_;            // consumer warpgroups
+  // In-CTA key split: KS consumer warpgroups share the same 64 query rows and take every KS-th
+  // key tile each; their partial (O, m, l) are merged through shared memory at the end.
+  static constexpr int KS = KS_;
+  static constexpr int BM = 64 * (CWG / KS);  // query rows per CTA
+  static constexpr int RELEASERS = CWG / KS;  // consumer warpgroups that read each K/V stage
   static constexpr int BN = BN_;              // keys per K/V tile
   static constexpr int NSTAGE = STAGES_;
   static constexpr int THREADS = 128 * (CWG + 1);  // + the producer warpgroup
   // Ping-pong: consumer warpgroups take turns issuing their GEMMs (named barriers), so one's
   // softmax runs while another's wgmmas hold the tensor cores. Needs >= 2 consumers and OVERLAP.
-  static constexpr bool PP = PP_ != 0 && CWG >= 2 && OVERLAP;
+  static constexpr bool PP = PP_ != 0 && CWG >= 2 && OVERLAP && KS == 1;
   // Split-KV: the CTAs of one cluster share a query tile and each takes a slice of its keys;
   // partial (O, m, l) are combined through distributed shared memory.
   static constexpr bool SPLIT = SPLIT_;
@@ -208,13 +214,22 @@ struct Config {
   static constexpr int PO_BYTES = SPLIT ? BM * D * 4 : 0;
   static constexpr int ML_OFF = ((PO_OFF + PO_BYTES + 15) / 16) * 16;
   static constexpr int ML_BYTES = SPLIT ? BM * 8 : 0;
-  static constexpr int SMEM_BYTES = ML_OFF + ML_BYTES + 1024;  // + alignment slack
+  // KS > 1 only: warpgroups 1..KS-1 leave their unnormalised fp32 O fragments (D/8 float4 per
+  // thread, stored [float4 index][thread]: conflict-free) and (m0, m1, l0, l1) per thread here.
+  static constexpr int KP_OFF = ((ML_OFF + ML_BYTES + 15) / 16) * 16;
+  static constexpr int KP_O_BYTES = (KS - 1) * 128 * (D / 8) * 16;
+  static constexpr int KP_BYTES = KS > 1 ? KP_O_BYTES + (KS - 1) * 128 * 16 : 0;
+  static constexpr int SMEM_BYTES = KP_OFF + KP_BYTES + 1024;  // + alignment slack
 
   static_assert(D == 64 || D == 128, "head dim must be 64 or 128");
-  static_assert(CWG >= 1 && CWG <= 3, "CONSUMER_WG must be 1, 2 or 3 (BLOCK_M = 64 * CONSUMER_WG <= 192)");
+  static_assert(CWG >= 1 && CWG / KS <= 3 && CWG <= 4,
+                "CONSUMER_WG must be 1, 2 or 3 (BLOCK_M = 64 * CONSUMER_WG <= 192); up to 4 with a key split");
   static_assert(BN % 16 == 0 && BN >= 64 && BN <= 192,
                 "BLOCK_N must be a multiple of 16 in [64, 192] (k16 steps of P.V; wgmma N and TMA box limits)");
-  static_assert(NSTAGE >= 2 && NSTAGE <= 4, "STAGES must be 2, 3 or 4");
+  static_assert(NSTAGE >= 2 && NSTAGE <= 8, "STAGES must be in [2, 8]");
+  static_assert(KS == 1 || (KS == CWG && !SPLIT && NSTAGE % KS == 0),
+                "key split: every consumer warpgroup on the same 64 rows, and STAGES a multiple of "
+                "KS so that every ring stage is read by one warpgroup only");
   static_assert(MINB * (SMEM_BYTES + 1024) <= 228 * 1024, "shared memory: MINB CTAs do not fit on one SM");
   static_assert(SMEM_BYTES <= 227 * 1024,
                 "tile configuration exceeds 227 KB of shared memory: lower BLOCK_N, STAGES or CONSUMER_WG");
@@ -253,6 +268,30 @@ template <typename T, int D> struct SplitConfigFor {
 template <typename T> struct ShortConfigFor {
   using type = Config<T, 64, SHORT_CWG, SHORT_BN, SHORT_STAGES, 1, false, SHORT_MINB>;
 };
+// Short rows on a grid that fits in one wave (B*H*ceil(S_q/64) <= SHORT_KSPLIT_MAX_CTAS, a shape
+// rule): one 64-row query tile per CTA, SHORT_KSPLIT consumer warpgroups splitting its key tiles
+// (interleaved), a ring that holds every key tile of a SHORT_MAX_KEYS row, partials merged in
+// shared memory. SHORT_KSPLIT=1 turns the path off.
+#ifndef SHORT_KSPLIT   // on: run 2 passed synccheck, the full sweep and every special check (NOTES.md)
+#define SHORT_KSPLIT 2
+#endif
+#ifndef SHORT_KSPLIT_BN
+#define SHORT_KSPLIT_BN 128   // helper run 1: 128-key tiles 4.84 us at the seed, 64-key 5.24
+#endif
+#ifndef KSPLIT_KFIRST      // key split: the producer loads a round's K tiles before its V tiles
+#define KSPLIT_KFIRST 0    // run 2: K V K V order 4.86 us at the seed, K-first 5.16
+#endif
+#ifndef SHORT_KSPLIT_STAGES
+#define SHORT_KSPLIT_STAGES (SHORT_MAX_KEYS / SHORT_KSPLIT_BN)
+#endif
+#ifndef SHORT_KSPLIT_MAX_CTAS
+#define SHORT_KSPLIT_MAX_CTAS 132
+#endif
+#if SHORT_KSPLIT > 1
+template <typename T> struct ShortSplitConfigFor {
+  using type = Config<T, 64, SHORT_KSPLIT, SHORT_KSPLIT_BN, SHORT_KSPLIT_STAGES, 0, false, 1, SHORT_KSPLIT>;
+};
+#endif
 
 // ---------------------------------------------------------------------------------------------
 // PTX wrappers: mbarriers, TMA, fences, setmaxnreg.
@@ -1040,9 +1079,31 @@ __device__ __forceinline__ void rescale_o(float (&o)[C::D / 2], const float (&al
 // which serialises the softmax behind P·V again. Here the wait sits inside, and after, a branch
 // on the softmax's own result (the vote on alpha), which it cannot be hoisted across. The second
 // wait is free when the first ran.
+//
+// wgmma.wait_group is .sync.aligned: every thread of the warpgroup must take the same branch to
+// it. __any_sync only makes the branch uniform per warp; with key split (C::KS > 1) the vote is
+// taken over the whole warpgroup (bar.red.or on named barrier `vote_bar`, 128 threads), which is
+// what compute-sanitizer synccheck asks for (the warp-level vote drew "unspecified launch
+// failure" under synccheck on rows of 8 key tiles). The KS == 1 kernels keep the warp vote
+// unchanged (NOTES.md: same pattern, left for the lead to decide).
+__device__ __forceinline__ bool warpgroup_any(bool pred, int bar_id) {
+  uint32_t r;
+  asm volatile(
+      "{\n.reg .pred p, q;\nsetp.ne.u32 p, %1, 0;\nbar.red.or.pred q, %2, 128, p;\n"
+      "selp.u32 %0, 1, 0, q;\n}\n"
+      : "=r"(r)
+      : "r"(uint32_t(pred)), "r"(bar_id)
+      : "memory");
+  return r != 0;
+}
 template <class C>
-__device__ __forceinline__ void wait_pv_and_rescale(float (&o)[C::D / 2], const float (&alpha)[2]) {
-  if (__any_sync(0xffffffffu, alpha[0] != 1.f || alpha[1] != 1.f)) {
+__device__ __forceinline__ void wait_pv_and_rescale(float (&o)[C::D / 2], const float (&alpha)[2],
+                                                    int vote_bar) {
+  const bool moved = alpha[0] != 1.f || alpha[1] != 1.f;
+  bool any;
+  if constexpr (C::KS > 1) any = warpgroup_any(moved, vote_bar);
+  else any = __any_sync(0xffffffffu, moved);
+  if (any) {
     wgmma_wait<0>();
     pin(o);
 #pragma unroll
@@ -1136,8 +1197,8 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
     for (int s = 0; s < ST; ++s) {
       mbar_init(k_full(s), 1);        // the producer's arrive.expect_tx (+ the TMA bytes)
       mbar_init(v_full(s), 1);
-      mbar_init(k_empty(s), C::CWG);  // one release per consumer warpgroup
-      mbar_init(v_empty(s), C::CWG);
+      mbar_init(k_empty(s), C::RELEASERS);  // one release per consumer warpgroup reading it
+      mbar_init(v_empty(s), C::RELEASERS);
     }
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
   }
@@ -1156,24 +1217,58 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
 #pragma unroll
       for (int sl = 0; sl < C::SLABS; ++sl)
         tma_load_4d(sb + C::Q_OFF + sl * C::Q_SLAB, &tm_q, q_full, 64 * sl, m0, h, b);
-#pragma unroll 1
-      for (int i = 0; i < n_tiles; ++i) {
-        const int j = j0 + i;
-        const int s = i % ST;
-        const uint32_t ph = uint32_t(i / ST) & 1u;
+      if constexpr (C::KS > 1 && KSPLIT_KFIRST) {
         // Box bytes count in full even where the box hangs past S_k (TMA zero-fills them).
-        mbar_wait(k_empty(s), ph ^ 1u);
-        mbar_arrive_expect_tx(k_full(s), C::KV_BYTES);
+        auto load_k = [&](int i) {
+          const int s = i % ST;
+          mbar_wait(k_empty(s), (uint32_t(i / ST) & 1u) ^ 1u);
+          mbar_arrive_expect_tx(k_full(s), C::KV_BYTES);
 #pragma unroll
-        for (int sl = 0; sl < C::SLABS; ++sl)
-          tma_load_4d(sb + C::K_OFF + s * C::KV_BYTES + sl * C::KV_SLAB, &tm_k, k_full(s), 64 * sl,
-                      j * C::BN, h, b);
-        mbar_wait(v_empty(s), ph ^ 1u);
-        mbar_arrive_expect_tx(v_full(s), C::KV_BYTES);
+          for (int sl = 0; sl < C::SLABS; ++sl)
+            tma_load_4d(sb + C::K_OFF + s * C::KV_BYTES + sl * C::KV_SLAB, &tm_k, k_full(s), 64 * sl,
+                        (j0 + i) * C::BN, h, b);
+        };
+        auto load_v = [&](int i) {
+          const int s = i % ST;
+          mbar_wait(v_empty(s), (uint32_t(i / ST) & 1u) ^ 1u);
+          mbar_arrive_expect_tx(v_full(s), C::KV_BYTES);
 #pragma unroll
-        for (int sl = 0; sl < C::SLABS; ++sl)
-          tma_load_4d(sb + C::V_OFF + s * C::KV_BYTES + sl * C::KV_SLAB, &tm_v, v_full(s), 64 * sl,
-                      j * C::BN, h, b);
+          for (int sl = 0; sl < C::SLABS; ++sl)
+            tma_load_4d(sb + C::V_OFF + s * C::KV_BYTES + sl * C::KV_SLAB, &tm_v, v_full(s), 64 * sl,
+                        (j0 + i) * C::BN, h, b);
+        };
+        {
+          // Key split: the KS warpgroups start on KS different tiles at once, so each round of KS
+          // tiles loads its K tiles (needed first, by Q·Kᵀ) before its V tiles.
+#pragma unroll 1
+          for (int r0 = 0; r0 < n_tiles; r0 += C::KS) {
+            const int r1 = min(n_tiles, r0 + C::KS);
+#pragma unroll 1
+            for (int i = r0; i < r1; ++i) load_k(i);
+#pragma unroll 1
+            for (int i = r0; i < r1; ++i) load_v(i);
+          }
+        }
+      } else {
+#pragma unroll 1
+        for (int i = 0; i < n_tiles; ++i) {
+          const int j = j0 + i;
+          const int s = i % ST;
+          const uint32_t ph = uint32_t(i / ST) & 1u;
+          // Box bytes count in full even where the box hangs past S_k (TMA zero-fills them).
+          mbar_wait(k_empty(s), ph ^ 1u);
+          mbar_arrive_expect_tx(k_full(s), C::KV_BYTES);
+#pragma unroll
+          for (int sl = 0; sl < C::SLABS; ++sl)
+            tma_load_4d(sb + C::K_OFF + s * C::KV_BYTES + sl * C::KV_SLAB, &tm_k, k_full(s), 64 * sl,
+                        j * C::BN, h, b);
+          mbar_wait(v_empty(s), ph ^ 1u);
+          mbar_arrive_expect_tx(v_full(s), C::KV_BYTES);
+#pragma unroll
+          for (int sl = 0; sl < C::SLABS; ++sl)
+            tma_load_4d(sb + C::V_OFF + s * C::KV_BYTES + sl * C::KV_SLAB, &tm_v, v_full(s), 64 * sl,
+                        j * C::BN, h, b);
+        }
       }
     }
     pdl_launch_dependents();
@@ -1186,10 +1281,12 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
     setmaxnreg_inc<C::CONSUMER_REGS>();
     pdl_wait();  // this thread writes o / lse: order it after the previous grid
     const int cw = wg - 1;
+    const int rg = cw / C::KS;  // row group: this warpgroup's 64 query rows are 64*rg..
+    const int kr = cw % C::KS;  // key-split rank: it computes CTA key tiles kr, kr+KS, ...
     const int warp_in_wg = (tid / 32) % 4;
     const int lane = tid % 32, g = lane / 4, t = lane % 4;
     const bool leader = (tid % 128) == 0;  // releases stages and issues the O store
-    const int warp_row_min = m0 + 64 * cw + 16 * warp_in_wg;
+    const int warp_row_min = m0 + 64 * rg + 16 * warp_in_wg;
     const int row0 = warp_row_min + g;  // this lane's rows: row0 and row0 + 8
     // Tiles j < n_full (absolute index) need no mask for this warp.
     int n_full = p.S_k / C::BN;
@@ -1198,7 +1295,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
     // its rows are past S_q; if causal, only up to its own last row. With ping-pong every
     // consumer warpgroup takes the same number of turns, so all compute all n_tiles (a tile that
     // is fully masked for a row leaves its m, l and O unchanged: exp2(-inf) = 0, alpha = 1).
-    const int wg_row0 = m0 + 64 * cw;
+    const int wg_row0 = m0 + 64 * rg;
     int n_wg = 0;
     if (C::PP) {
       n_wg = n_tiles;
@@ -1206,8 +1303,12 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       const int e = CAUSAL ? attn::ceil_div(min(p.S_k, wg_row0 + 64), C::BN) : n_total;
       n_wg = max(0, min(j1, e) - j0);
     }
+    // Key split: of those n_wg tiles this warpgroup computes kr, kr+KS, ... (u-th: tix(u)).
+    const int n_rows_tiles = n_wg;
+    if constexpr (C::KS > 1) n_wg = n_rows_tiles > kr ? (n_rows_tiles - 1 - kr) / C::KS + 1 : 0;
+    auto tix = [&](int u) { return C::KS > 1 ? kr + u * C::KS : u; };
 
-    const uint64_t q_desc = smem_desc(sb + C::Q_OFF + cw * 64 * 128, 16, 1024);
+    const uint64_t q_desc = smem_desc(sb + C::Q_OFF + rg * 64 * 128, 16, 1024);
     auto k_desc = [&](int s) { return smem_desc(sb + C::K_OFF + s * C::KV_BYTES, 16, 1024); };
     auto v_desc = [&](int s) { return smem_desc(sb + C::V_OFF + s * C::KV_BYTES, C::KV_SLAB, 1024); };
 
@@ -1241,24 +1342,28 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
 #if OVERLAP
     if (n_wg > 0) {
       // Tile 0: S(0), softmax, P(0). Nothing to overlap with yet.
-      mbar_wait(k_full(0), 0);
-      pp_begin();
-      wgmma_fence();
-      issue_qk<C>(s, q_desc, k_desc(0));
-      wgmma_commit();
-      pp_end(false);
-      wgmma_wait<0>();
-      pin(s);
-      if (leader) mbar_arrive(k_empty(0));
-      if (j0 >= n_full) apply_mask<C, CAUSAL>(s, row0, j0 * C::BN, p.S_k, t);
-      softmax_tile<C>(s, m, l, alpha, scale_log2);  // O = 0: alpha unused
-      convert_p<C>(s, pf);
+      {
+        const int i0 = tix(0), s0 = i0 % ST;
+        mbar_wait(k_full(s0), uint32_t(i0 / ST) & 1u);
+        pp_begin();
+        wgmma_fence();
+        issue_qk<C>(s, q_desc, k_desc(s0));
+        wgmma_commit();
+        pp_end(false);
+        wgmma_wait<0>();
+        pin(s);
+        if (leader) mbar_arrive(k_empty(s0));
+        if (j0 + i0 >= n_full) apply_mask<C, CAUSAL>(s, row0, (j0 + i0) * C::BN, p.S_k, t);
+        softmax_tile<C>(s, m, l, alpha, scale_log2);  // O = 0: alpha unused
+        convert_p<C>(s, pf);
+      }
 #pragma unroll 1
-      for (int i = 1; i < n_wg; ++i) {
+      for (int u = 1; u < n_wg; ++u) {
+        const int i = tix(u), ip = tix(u - 1);
         const int j = j0 + i;
-        const int sk = i % ST, sv = (i - 1) % ST;
+        const int sk = i % ST, sv = ip % ST;
         mbar_wait(k_full(sk), uint32_t(i / ST) & 1u);
-        mbar_wait(v_full(sv), uint32_t((i - 1) / ST) & 1u);
+        mbar_wait(v_full(sv), uint32_t(ip / ST) & 1u);
         pin(o);
         pin(pf);
         pp_begin();
@@ -1273,13 +1378,13 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
         if (leader) mbar_arrive(k_empty(sk));
         if (j >= n_full) apply_mask<C, CAUSAL>(s, row0, j * C::BN, p.S_k, t);
         softmax_tile<C>(s, m, l, alpha, scale_log2);
-        wait_pv_and_rescale<C>(o, alpha);    // P(j-1)·V(j-1) done: O and P are ours again
+        wait_pv_and_rescale<C>(o, alpha, 8 + cw);  // P(j-1)·V(j-1) done: O and P ours again
         pin(pf);
         if (leader) mbar_arrive(v_empty(sv));
         convert_p<C>(s, pf);
       }
       {
-        const int i = n_wg - 1, sv = i % ST;
+        const int i = tix(n_wg - 1), sv = i % ST;
         mbar_wait(v_full(sv), uint32_t(i / ST) & 1u);
         pin(o);
         pin(pf);
@@ -1296,7 +1401,8 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
     }  // n_wg > 0
 #else
 #pragma unroll 1
-    for (int i = 0; i < n_wg; ++i) {
+    for (int u = 0; u < n_wg; ++u) {
+      const int i = tix(u);
       const int j = j0 + i;
       const int st = i % ST;
       const uint32_t ph = uint32_t(i / ST) & 1u;
@@ -1326,8 +1432,11 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
     // Tiles the CTA loads but this warpgroup has no use for: it still releases each stage, once
     // per phase and in order, so the producer's ring keeps turning.
     if (leader) {
+      // (Key split: only the tiles this warpgroup owns, kr, kr+KS, ...)
+      const int n_own = C::KS > 1 ? (n_tiles > kr ? (n_tiles - 1 - kr) / C::KS + 1 : 0) : n_tiles;
 #pragma unroll 1
-      for (int i = n_wg; i < n_tiles; ++i) {
+      for (int u = n_wg; u < n_own; ++u) {
+        const int i = tix(u);
         const int st = i % ST;
         const uint32_t ph = uint32_t(i / ST) & 1u;
         mbar_wait(k_full(st), ph);
@@ -1345,6 +1454,49 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       x += __shfl_xor_sync(0xffffffffu, x, 1);
       x += __shfl_xor_sync(0xffffffffu, x, 2);
       lt[hh] = x;
+    }
+
+    if constexpr (C::KS > 1) {
+      // ---- Key-split merge: warpgroups kr > 0 leave their partial (O, m, l) in shared memory
+      // (each thread its own fragment, [float4 index][thread]) and leave; warpgroup 0 folds them
+      // into its own in a fixed order (deterministic) and runs the normal epilogue below. ----
+      const int tl = tid % 128;
+      float4* const kp_o = reinterpret_cast<float4*>(smem + C::KP_OFF);
+      float4* const kp_ml = reinterpret_cast<float4*>(smem + C::KP_OFF + C::KP_O_BYTES);
+      if (kr > 0) {
+#pragma unroll
+        for (int i = 0; i < C::D / 8; ++i)
+          kp_o[((kr - 1) * (C::D / 8) + i) * 128 + tl] =
+              make_float4(o[4 * i], o[4 * i + 1], o[4 * i + 2], o[4 * i + 3]);
+        kp_ml[(kr - 1) * 128 + tl] = make_float4(m[0], m[1], lt[0], lt[1]);
+      }
+      constexpr int KSB = 7;  // 1..3: epilogue barriers, 4..6: ping-pong (off with KS > 1)
+      named_bar_sync(KSB, 128 * C::KS);  // orders the partial writes before warpgroup 0's reads
+      if (kr > 0) return;
+#pragma unroll
+      for (int q = 1; q < C::KS; ++q) {
+        const float4 ml = kp_ml[(q - 1) * 128 + tl];
+        const float mo[2] = {ml.x, ml.y}, lo[2] = {ml.z, ml.w};
+        float wa[2], wb[2];
+#pragma unroll
+        for (int hh = 0; hh < 2; ++hh) {
+          // A warpgroup that saw no visible key of a row has m = -inf, l = 0, O = 0: weight 0.
+          // Warpgroup 0 always has key 0 (tile 0), visible to every row, so M is finite.
+          const float M = fmaxf(m[hh], mo[hh]);
+          wa[hh] = m[hh] == -INFINITY ? 0.f : fast_exp2f(m[hh] - M);
+          wb[hh] = mo[hh] == -INFINITY ? 0.f : fast_exp2f(mo[hh] - M);
+          m[hh] = M;
+          lt[hh] = lt[hh] * wa[hh] + lo[hh] * wb[hh];
+        }
+#pragma unroll
+        for (int i = 0; i < C::D / 8; ++i) {
+          const float4 v = kp_o[((q - 1) * (C::D / 8) + i) * 128 + tl];
+          o[4 * i + 0] = o[4 * i + 0] * wa[0] + v.x * wb[0];
+          o[4 * i + 1] = o[4 * i + 1] * wa[0] + v.y * wb[0];
+          o[4 * i + 2] = o[4 * i + 2] * wa[1] + v.z * wb[1];
+          o[4 * i + 3] = o[4 * i + 3] * wa[1] + v.w * wb[1];
+        }
+      }
     }
 
     if constexpr (!C::SPLIT) {
@@ -1365,7 +1517,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       // reads them, so they can take O, in the O tensor map's swizzled layout.
 #pragma unroll
       for (int hh = 0; hh < 2; ++hh) {
-        const int r = 64 * cw + 16 * warp_in_wg + g + 8 * hh;  // CTA-local row
+        const int r = 64 * rg + 16 * warp_in_wg + g + 8 * hh;  // CTA-local row
 #pragma unroll
         for (int i = 0; i < C::D / 8; ++i) {
           const uint32_t off = uint32_t(C::Q_OFF + (i / 8) * C::Q_SLAB + r * 128 +
@@ -1374,11 +1526,11 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
         }
       }
       fence_proxy_async();      // generic-proxy writes -> visible to the TMA store
-      warpgroup_bar(1 + cw);
-      if (leader && m0 + 64 * cw < p.S_q) {
+      warpgroup_bar(1 + rg);
+      if (leader && m0 + 64 * rg < p.S_q) {
 #pragma unroll
         for (int sl = 0; sl < C::SLABS; ++sl)
-          tma_store_4d(&tm_o, sb + C::Q_OFF + sl * C::Q_SLAB + cw * 64 * 128, 64 * sl, m0 + 64 * cw, h, b);
+          tma_store_4d(&tm_o, sb + C::Q_OFF + sl * C::Q_SLAB + rg * 64 * 128, 64 * sl, m0 + 64 * rg, h, b);
         tma_store_commit_and_drain();
       }
     } else {
@@ -1578,6 +1730,14 @@ cudaError_t dispatch_causal(const AttnParams& p, cudaStream_t stream, EncodeFn e
 #if SHORT_KV
   if constexpr (D == 64) {
     if (p.S_k <= SHORT_MAX_KEYS) {
+#if SHORT_KSPLIT > 1
+      // A shape rule (no device query): 64-row CTAs that fit in one wave split their keys over
+      // SHORT_KSPLIT consumer warpgroups; more CTAs than that already fill the SMs (3 per SM).
+      if (int64_t(p.B) * p.H * attn::ceil_div(p.S_q, 64) <= SHORT_KSPLIT_MAX_CTAS) {
+        using CKS = typename ShortSplitConfigFor<T>::type;
+        return p.causal ? launch<CKS, true>(p, stream, enc, 1) : launch<CKS, false>(p, stream, enc, 1);
+      }
+#endif
       using CSH = typename ShortConfigFor<T>::type;
       return p.causal ? launch<CSH, true>(p, stream, enc, 1) : launch<CSH, false>(p, stream, enc, 1);
     }
@@ -1605,13 +1765,18 @@ constexpr int max_bytes(int a, int b) { return a > b ? a : b; }
 #else
 #define SMEM_SPLIT(d) 0
 #endif
+#if SHORT_KV && SHORT_KSPLIT > 1
+#define SMEM_KSPLIT ShortSplitConfigFor<__half>::type::SMEM_BYTES
+#else
+#define SMEM_KSPLIT 0
+#endif
 
 ATTN_EXPORT int attn_smem_bytes(int head_dim, int dtype) {
   if (dtype != ATTN_FP16 && dtype != ATTN_BF16) return 0;
   switch (head_dim) {  // the layout does not depend on which 16-bit type it holds
     // The larger of the main kernel's and the split-KV kernel's request.
-    case 64: return max_bytes(max_bytes(ConfigFor<__half, 64>::type::SMEM_BYTES, SMEM_SPLIT(64)),
-                              ShortConfigFor<__half>::type::SMEM_BYTES);
+    case 64: return max_bytes(max_bytes(max_bytes(ConfigFor<__half, 64>::type::SMEM_BYTES, SMEM_SPLIT(64)),
+                                        ShortConfigFor<__half>::type::SMEM_BYTES), SMEM_KSPLIT);
     case 128: return max_bytes(ConfigFor<__half, 128>::type::SMEM_BYTES, SMEM_SPLIT(128));
     default: return 0;
   }

@@ -35,6 +35,16 @@ LIBS = {
     "e_split_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSPLIT_KV=1"]),
     "e_nopdl": (E, ["-DATTN_PDL=0"]),                              # no programmatic dependent launch
     "e_noshort": (E, ["-DSHORT_KV=0"]),                            # no short-row kernel
+    # In-CTA key split for one-wave short-row grids (SHORT_KSPLIT, default 1 = off; with 2:
+    # 128-key tiles, K tiles of a round loaded first). NOTES.md, "In-CTA key split".
+    "e_ks2": (E, ["-DSHORT_KSPLIT=2"]),                            # the candidate
+    "e_ks2_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_KSPLIT=2"]),
+    "e_ks2_bn64": (E, ["-DSHORT_KSPLIT=2", "-DSHORT_KSPLIT_BN=64"]),  # 64-key tiles
+    "e_ks2_bn64_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_KSPLIT=2", "-DSHORT_KSPLIT_BN=64"]),
+    "e_ks4": (E, ["-DSHORT_KSPLIT=4", "-DSHORT_KSPLIT_BN=64"]),    # 4 consumer warpgroups, 64-key tiles
+    "e_ks4_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_KSPLIT=4", "-DSHORT_KSPLIT_BN=64"]),
+    "e_ks2_kf0": (E, ["-DSHORT_KSPLIT=2", "-DKSPLIT_KFIRST=0"]),   # producer order K0 V0 K1 V1 ...
+    "e_ks2_all": (E, ["-DSHORT_KSPLIT=2", "-DSHORT_KSPLIT_MAX_CTAS=1000000000"]),  # on every short grid
     "d": ("phases/phase_d", []),                                   # phase_d's shipped default
 }
 
@@ -53,6 +63,8 @@ def build(out):
                             "kernels/standalone_main.cu", f"{E}/kernel.cu"]))
     jobs.append(("driver_ns", [NVCC, *BASE, "-I", E, "-DATTN_SPIN_TRAP=1", "-DSHORT_KV=0", "-o",
                                str(BUILD / "driver_ns"), "kernels/standalone_main.cu", f"{E}/kernel.cu"]))
+    jobs.append(("driver_ks2", [NVCC, *BASE, "-I", E, "-DATTN_SPIN_TRAP=1", "-DSHORT_KSPLIT=2", "-o",
+                                str(BUILD / "driver_ks2"), "kernels/standalone_main.cu", f"{E}/kernel.cu"]))
     jobs.append(("cubin", [NVCC, *BASE, "-I", E, "-cubin", "-Xptxas", "-v",
                            "-o", str(BUILD / "e.cubin"), f"{E}/kernel.cu"]))
 
@@ -265,9 +277,9 @@ def stage_correct(out, libname, quick=False):
     json.dump(results, open(out / f"correct_{libname}.json", "w"), default=str)
 
 
-def stage_special(out):
+def stage_special(out, libname="e_trap"):
     import torch
-    lib = Lib("e_trap")
+    lib = Lib(libname)
     res = []
 
     def note(name, ok, **kw):
@@ -309,6 +321,16 @@ def stage_special(out):
         lib(q, k, v, o2, None, True, stream=s.cuda_stream)
     s.synchronize()
     note("deterministic_and_side_stream", torch.equal(o.view(torch.int16), o2.view(torch.int16)))
+    for shape, causal in (((1, 8, 512, 512, 64), False), ((1, 8, 512, 512, 64), True), ((2, 3, 200, 333, 64), True)):
+        q, k, v, o, _ = make(shape, torch.float16, "bhsd", gen=gen)
+        outs = []
+        for _ in range(5):
+            o.fill_(float("nan"))
+            lib(q, k, v, o, None, causal)
+            torch.cuda.synchronize()
+            outs.append(o.clone())
+        note(f"repeat_bit_identical{shape}{'c' if causal else ''}",
+             all(torch.equal(outs[0].view(torch.int16), x.view(torch.int16)) for x in outs[1:]))
 
     qq = torch.randn(1, 1, 64, 64, device="cuda", dtype=torch.float16)
     oo = torch.full_like(qq, 7.0)
@@ -385,10 +407,13 @@ def stage_special(out):
              graph_errs=[round(e, 6) for e in gerr])
 
     # every exposed variant on a few shapes
-    for name in ("e", "e_pp1", "e_split", "e_nopdl", "e_noshort"):
+    for name in ("e", "e_pp1", "e_nopdl", "e_noshort", "e_ks2", "e_ks2_bn64", "e_ks4", "e_ks2_kf0", "e_ks2_all"):
         vl = Lib(name)
         oks = []
         for j, (shape, causal, dt) in enumerate((((2, 3, 300, 517, 64), True, torch.float16),
+                                                 ((1, 8, 512, 512, 64), False, torch.float16),
+                                                 ((2, 3, 130, 500, 64), True, torch.bfloat16),
+                                                 ((1, 2, 1, 77, 64), True, torch.float16),
                                                  ((2, 3, 517, 300, 128), False, torch.bfloat16),
                                                  ((1, 2, 1025, 1025, 128), True, torch.float16),
                                                  ((1, 2, 777, 1500, 64), False, torch.bfloat16))):
@@ -396,20 +421,31 @@ def stage_special(out):
             oks.append(r["ok"])
             print("   ", fmt(r))
         note(f"variant_{name}", all(oks))
-    json.dump(res, open(out / "special.json", "w"), default=str)
+    json.dump(res, open(out / f"special_{libname}.json", "w"), default=str)
 
 
 def stage_sanitize(out):
     drv = str(BUILD / "driver")
-    runs = [("memcheck", ["--tool", "memcheck"], ["1", "2", "77", "150", "64", "fp16", "1", "1", "--check"], 25),
+    runs = [# key-split short path (driver_ks2; B*H*ceil(S_q/64) <= 132): S_q=1, bf16, causal, S_k % 64 != 0
+            ("memcheck_ks2", ["--tool", "memcheck"], ["1", "2", "77", "150", "64", "fp16", "1", "1", "--check"], 25),
+            ("memcheck_ks2", ["--tool", "memcheck"], ["1", "3", "1", "300", "64", "bf16", "1", "1", "--check"], 25),
+            ("memcheck_ks2", ["--tool", "memcheck"], ["1", "8", "512", "512", "64", "fp16", "0", "1", "--check"], 40),
+            ("racecheck_ks2", ["--tool", "racecheck"], ["1", "2", "77", "150", "64", "fp16", "1"], 30),
+            ("racecheck_ks2", ["--tool", "racecheck"], ["1", "4", "130", "500", "64", "bf16", "0"], 40),
+            ("synccheck_ks2", ["--tool", "synccheck"], ["1", "2", "77", "150", "64", "fp16", "1"], 25),
+            ("synccheck_ks2", ["--tool", "synccheck"], ["1", "8", "512", "512", "64", "bf16", "0"], 30),
+            # the default build's 3-per-SM short kernel (driver), incl. the same 8-tile synccheck
+            ("memcheck", ["--tool", "memcheck"], ["1", "2", "77", "150", "64", "fp16", "1", "1", "--check"], 25),
+            ("racecheck", ["--tool", "racecheck"], ["1", "2", "77", "150", "64", "fp16", "1"], 30),
+            ("synccheck", ["--tool", "synccheck"], ["1", "8", "512", "512", "64", "bf16", "0"], 30),
+            # unchanged main kernel
             ("memcheck_ns", ["--tool", "memcheck"], ["2", "3", "130", "65", "128", "bf16", "0", "1", "--check"], 25),
             ("memcheck_ns", ["--tool", "memcheck"], ["1", "2", "300", "700", "64", "fp16", "1", "1", "--check"], 25),
-            ("racecheck", ["--tool", "racecheck"], ["1", "2", "77", "150", "64", "fp16", "1"], 30),
             ("synccheck_ns", ["--tool", "synccheck"], ["1", "2", "200", "150", "128", "bf16", "1"], 25)]
-    with open(out / "sanitize.log", "w") as log:
+    with open(out / "sanitize_full.log", "w") as log:  # (sanitize.log is the stage's stdout)
         for name, tool, args, limit in runs:
             t = time.time()
-            exe = drv + "_ns" if name.endswith("_ns") else drv
+            exe = drv + "_ns" if name.endswith("_ns") else drv + "_ks2" if name.endswith("_ks2") else drv
             try:
                 r = subprocess.run(["compute-sanitizer", *tool, exe, *args], capture_output=True, text=True,
                                    timeout=limit)
@@ -426,15 +462,15 @@ def stage_time(out, rounds, reverse=False):
     import torch
     import torch.nn.functional as F
     from torch.nn.attention import SDPBackend, sdpa_kernel
-    names = ["e", "e_pp1", "e_split", "e_nopdl", "e_noshort", "d"]
+    names = ["e", "e_ks2", "e_ks2_kf0", "e_ks2_bn64", "e_ks4", "e_ks2_all", "e_nopdl", "d"]
     if reverse:  # a second pass in the opposite order: a feel for order and drift effects
         names = names[::-1]
     libs = {n: Lib(n) for n in names}
     flush = torch.empty(256 * 2 ** 20, dtype=torch.uint8, device="cuda")
     rows = []
-    for (B, H, S, D, causal) in ((4, 16, 4096, 128, False), (4, 16, 4096, 128, True), (8, 16, 2048, 64, False),
-                                 (8, 16, 2048, 64, True), (16, 16, 512, 64, False), (16, 16, 512, 64, True),
-                                 (1, 8, 512, 64, False), (1, 8, 512, 64, True)):
+    for (B, H, S, D, causal) in ((1, 8, 512, 64, False), (1, 8, 512, 64, True), (2, 8, 512, 64, False),
+                                 (4, 8, 512, 64, False), (16, 16, 512, 64, False), (16, 16, 512, 64, True), (8, 16, 2048, 64, False),
+                                 (4, 16, 4096, 128, False)):
         gen = torch.Generator(device="cuda").manual_seed(1)
         q, k, v = (torch.randn(B, H, S, D, device="cuda", dtype=torch.float16, generator=gen) for _ in range(3))
         o = torch.empty_like(q)
@@ -549,11 +585,18 @@ def main():
     ap.add_argument("--rounds", type=int, default=40)
     ap.add_argument("--stages", default="build,correct,correct_ns,correct_pp0,correctd,time,special,sanitize")
     ap.add_argument("--timeouts",
-                    default="build=200,correct=80,correct_ns=80,correct_split=60,correctd=30,time=90,special=80,"
+                    default="build=200,correct=80,correctq=60,correct_ns=80,correct_split=60,correctd=30,time=90,special=80,"
                             "sanitize=120,time2=90")
     a = ap.parse_args()
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
+    if a.stage and ":" in a.stage:  # correct:LIB (full sweep), correctq:LIB (quick), special:LIB
+        kind, lib = a.stage.split(":", 1)
+        if kind == "special":
+            stage_special(out, lib)
+        else:
+            stage_correct(out, lib, kind == "correctq")
+        return
     if a.stage:
         {"correct": lambda: stage_correct(out, a.lib, a.quick), "correctd": lambda: stage_correct(out, "e", True),
          "correct_split": lambda: stage_correct(out, "e_split_trap", True),
@@ -575,13 +618,14 @@ def main():
                "--rounds", str(a.rounds)] + (["--quick"] if a.quick else [])
         t = time.time()
         try:
-            r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=float(timeouts[st]))
+            r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True,
+                               timeout=float(timeouts[st.split(":")[0]]))
             text = r.stdout + r.stderr
             rc = r.returncode
         except subprocess.TimeoutExpired as e:
             text = (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
             rc = "TIMEOUT"
-        (out / f"{st}.log").write_text(text)
+        (out / f"{st.replace(':', '_')}.log").write_text(text)
         return st, rc, time.time() - t, text
 
     # Stages joined by '+' run concurrently (correctness stages only: never with timing).
@@ -591,7 +635,7 @@ def main():
                 print("build failed: stopping")
                 return
             continue
-        with ThreadPoolExecutor(4) as ex:
+        with ThreadPoolExecutor(6) as ex:
             results = list(ex.map(run_stage, group.split("+")))
         for st, rc, dt, text in results:
             lines = text.strip().split("\n")

@@ -46,13 +46,15 @@ def cmd_evidence(args):
     # The whole run's wall time, beside the per-gate lines (the ladder aims at 8 minutes for all
     # phases on the H100). Without a GPU the device folder is run-local, as the gates' evidence is.
     wall = round(time.time() - t0, 1)
-    failed = [f"{s.name} {g}" for s, o in zip(specs, outcomes) for g, st, _ in o if st not in ("pass", "blocked")]
+    short = {(s.name, g): st for s, o in zip(specs, outcomes) for g, st, _ in o if st != "pass"}
+    status = "pass" if not short else "blocked" if set(short.values()) == {"blocked"} else "fail"
+    git = git_state()
     evidence.append_history(device_dir(device_name()), {
-        "kind": "evidence", "name": "make evidence", "gate": None, "status": "fail" if failed else "pass",
-        "reason": f"{len(specs)} phase(s) in {wall} s" + (f"; not passed: {', '.join(failed)}" if failed else ""),
-        "phases": [s.name for s in specs], "git_sha": git_state()["sha"], "git_dirty": git_state()["dirty"],
-        "started": started,
-        "finished": evidence.now(), "duration_s": wall})
+        "kind": "evidence", "name": "make evidence", "gate": None, "status": status,
+        "reason": f"{len(specs)} phase(s) in {wall} s" + (
+            "; not passed: " + ", ".join(f"{n} {g} ({st})" for (n, g), st in short.items()) if short else ""),
+        "phases": [s.name for s in specs], "git_sha": git["sha"], "git_dirty": git["dirty"],
+        "started": started, "finished": evidence.now(), "duration_s": wall})
     print(f"ladder evidence: {len(specs)} phase(s) in {wall} s")
     return worst
 
@@ -97,7 +99,9 @@ def _share_bytecode():
     """Every gate does its GPU work in fresh child processes, and each imports torch anew. Where
     site-packages holds no usable bytecode (the H100 machine's: every child recompiled about 890
     torch modules, 2.4-3.0 s of each child's life, measured under cProfile), the children share
-    one bytecode cache under .ladder-run instead. A user's own PYTHONPYCACHEPREFIX wins."""
+    one bytecode cache under .ladder-run instead. A user's own PYTHONPYCACHEPREFIX wins. It is
+    set here, at the entry point, because it changes how fast a child starts, not what it measures
+    (the watchdog that spawns children is in every gate's hash)."""
     if not os.environ.get("PYTHONPYCACHEPREFIX") and sys.pycache_prefix is None:
         prefix = RUN_LOCAL / "pycache"
         prefix.mkdir(parents=True, exist_ok=True)

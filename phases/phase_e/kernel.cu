@@ -4,7 +4,7 @@
 // cluster and combines the partials through distributed shared memory), SHORT_KV (a d=64
 // short-row kernel, several CTAs per SM), SHORT_KSPLIT (short rows on a one-wave grid: the key
 // tiles of a 64-row query tile are split over consumer warpgroups of the same CTA and merged in
-// shared memory; default off) and ATTN_PDL (programmatic dependent launch).
+// shared memory; on by default) and ATTN_PDL (programmatic dependent launch).
 // NOTES.md says what each measured.
 //
 // phase_d: attention forward on Hopper's own machinery (sm_90a): TMA, mbarrier rings, wgmma,
@@ -277,9 +277,6 @@ template <typename T> struct ShortConfigFor {
 #endif
 #ifndef SHORT_KSPLIT_BN
 #define SHORT_KSPLIT_BN 128   // helper run 1: 128-key tiles 4.84 us at the seed, 64-key 5.24
-#endif
-#ifndef KSPLIT_KFIRST      // key split: the producer loads a round's K tiles before its V tiles
-#define KSPLIT_KFIRST 0    // run 2: K V K V order 4.86 us at the seed, K-first 5.16
 #endif
 #ifndef SHORT_KSPLIT_STAGES
 #define SHORT_KSPLIT_STAGES (SHORT_MAX_KEYS / SHORT_KSPLIT_BN)
@@ -1083,9 +1080,8 @@ __device__ __forceinline__ void rescale_o(float (&o)[C::D / 2], const float (&al
 // wgmma.wait_group is .sync.aligned: every thread of the warpgroup must take the same branch to
 // it. __any_sync only makes the branch uniform per warp; with key split (C::KS > 1) the vote is
 // taken over the whole warpgroup (bar.red.or on named barrier `vote_bar`, 128 threads), which is
-// what compute-sanitizer synccheck asks for (the warp-level vote drew "unspecified launch
-// failure" under synccheck on rows of 8 key tiles). The KS == 1 kernels keep the warp vote
-// unchanged (NOTES.md: same pattern, left for the lead to decide).
+// what the PTX rules ask for. The KS == 1 kernels keep phase_d's warp vote: synccheck at
+// (1,8,512,512) bf16 found no error in either kind (NOTES.md, run 2).
 __device__ __forceinline__ bool warpgroup_any(bool pred, int bar_id) {
   uint32_t r;
   asm volatile(
@@ -1217,58 +1213,24 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
 #pragma unroll
       for (int sl = 0; sl < C::SLABS; ++sl)
         tma_load_4d(sb + C::Q_OFF + sl * C::Q_SLAB, &tm_q, q_full, 64 * sl, m0, h, b);
-      if constexpr (C::KS > 1 && KSPLIT_KFIRST) {
+#pragma unroll 1
+      for (int i = 0; i < n_tiles; ++i) {
+        const int j = j0 + i;
+        const int s = i % ST;
+        const uint32_t ph = uint32_t(i / ST) & 1u;
         // Box bytes count in full even where the box hangs past S_k (TMA zero-fills them).
-        auto load_k = [&](int i) {
-          const int s = i % ST;
-          mbar_wait(k_empty(s), (uint32_t(i / ST) & 1u) ^ 1u);
-          mbar_arrive_expect_tx(k_full(s), C::KV_BYTES);
+        mbar_wait(k_empty(s), ph ^ 1u);
+        mbar_arrive_expect_tx(k_full(s), C::KV_BYTES);
 #pragma unroll
-          for (int sl = 0; sl < C::SLABS; ++sl)
-            tma_load_4d(sb + C::K_OFF + s * C::KV_BYTES + sl * C::KV_SLAB, &tm_k, k_full(s), 64 * sl,
-                        (j0 + i) * C::BN, h, b);
-        };
-        auto load_v = [&](int i) {
-          const int s = i % ST;
-          mbar_wait(v_empty(s), (uint32_t(i / ST) & 1u) ^ 1u);
-          mbar_arrive_expect_tx(v_full(s), C::KV_BYTES);
+        for (int sl = 0; sl < C::SLABS; ++sl)
+          tma_load_4d(sb + C::K_OFF + s * C::KV_BYTES + sl * C::KV_SLAB, &tm_k, k_full(s), 64 * sl,
+                      j * C::BN, h, b);
+        mbar_wait(v_empty(s), ph ^ 1u);
+        mbar_arrive_expect_tx(v_full(s), C::KV_BYTES);
 #pragma unroll
-          for (int sl = 0; sl < C::SLABS; ++sl)
-            tma_load_4d(sb + C::V_OFF + s * C::KV_BYTES + sl * C::KV_SLAB, &tm_v, v_full(s), 64 * sl,
-                        (j0 + i) * C::BN, h, b);
-        };
-        {
-          // Key split: the KS warpgroups start on KS different tiles at once, so each round of KS
-          // tiles loads its K tiles (needed first, by Q·Kᵀ) before its V tiles.
-#pragma unroll 1
-          for (int r0 = 0; r0 < n_tiles; r0 += C::KS) {
-            const int r1 = min(n_tiles, r0 + C::KS);
-#pragma unroll 1
-            for (int i = r0; i < r1; ++i) load_k(i);
-#pragma unroll 1
-            for (int i = r0; i < r1; ++i) load_v(i);
-          }
-        }
-      } else {
-#pragma unroll 1
-        for (int i = 0; i < n_tiles; ++i) {
-          const int j = j0 + i;
-          const int s = i % ST;
-          const uint32_t ph = uint32_t(i / ST) & 1u;
-          // Box bytes count in full even where the box hangs past S_k (TMA zero-fills them).
-          mbar_wait(k_empty(s), ph ^ 1u);
-          mbar_arrive_expect_tx(k_full(s), C::KV_BYTES);
-#pragma unroll
-          for (int sl = 0; sl < C::SLABS; ++sl)
-            tma_load_4d(sb + C::K_OFF + s * C::KV_BYTES + sl * C::KV_SLAB, &tm_k, k_full(s), 64 * sl,
-                        j * C::BN, h, b);
-          mbar_wait(v_empty(s), ph ^ 1u);
-          mbar_arrive_expect_tx(v_full(s), C::KV_BYTES);
-#pragma unroll
-          for (int sl = 0; sl < C::SLABS; ++sl)
-            tma_load_4d(sb + C::V_OFF + s * C::KV_BYTES + sl * C::KV_SLAB, &tm_v, v_full(s), 64 * sl,
-                        j * C::BN, h, b);
-        }
+        for (int sl = 0; sl < C::SLABS; ++sl)
+          tma_load_4d(sb + C::V_OFF + s * C::KV_BYTES + sl * C::KV_SLAB, &tm_v, v_full(s), 64 * sl,
+                      j * C::BN, h, b);
       }
     }
     pdl_launch_dependents();

@@ -8,13 +8,24 @@
 - Interval. A hierarchical percentile bootstrap, 95%: processes drawn with replacement, then
   rounds with replacement within each drawn process; seeded, so check-evidence recomputes it
   exactly.
+- Invocation drift d. The interval above covers the noise of one invocation (its processes run
+  seconds apart on one GPU). Another `make` invocation, minutes or days later and perhaps on
+  another GPU of the same kind, moves a ratio further: between the H100 evidence at 309a86a and
+  its `make reproduce`, the 95th percentile of |difference of log ratios| / sqrt(2) (one
+  invocation's share) over 186 pairs was 0.73%; between the evidence at c9a46ef and its re-run,
+  1.08%. d = ln(1.0125) covers both; `make reproduce` measures it again every time and fails
+  when d no longer covers it.
+- Reproduction interval: the interval widened by d on each side, what another invocation's
+  estimate should fall in. Verdicts and targets read it, so a ratio that drifts by d between
+  invocations cannot turn a verdict into its opposite.
 - Margin m (log units), per comparison. The largest of: min_margin (the resolution the gate
   commits to), the in-run A/A extent (how far from 1 the interval of the candidate against
-  itself, timed under a second name, reaches), and this pair's between-run range (max - min of
-  its per-process estimates: a difference smaller than that would not reproduce run to run).
-- Verdict. UNRESOLVED when the interval's half-width exceeds m/2 (the workload hit its caps
-  first); else FASTER when the whole interval is below -m, SLOWER when above +m, SAME when it
-  lies within [-m, +m], AMBIGUOUS otherwise.
+  itself, timed under a second name, reaches), this pair's between-run range (max - min of its
+  per-process estimates: a difference smaller than that would not reproduce run to run), and 2d
+  (the reproduction interval is at least 2d wide, so with m under 2d no pair could be SAME).
+- Verdict. UNRESOLVED when the bootstrap interval's half-width exceeds m/2 (the workload hit its
+  caps first); else, on the reproduction interval, FASTER when it lies wholly below -m, SLOWER
+  when above +m, SAME when within [-m, +m], AMBIGUOUS otherwise.
 - Stopping, within a process: every pair's normal-approximation half-width of the median of L,
   1.96 * 1.2533 * (IQR / 1.349) / sqrt(n), at most m/2 of the process's own margin estimate."""
 import math
@@ -25,6 +36,8 @@ CONFIDENCE = 0.95
 N_RESAMPLES = 2000
 SEED = 20240601
 Z = 1.959963984540054
+INVOCATION_DRIFT = math.log1p(0.0125)
+CLAIMS = ("FASTER", "SAME", "SLOWER")     # the verdicts that claim something; the rest withhold
 
 
 def summary(samples):
@@ -74,19 +87,25 @@ def between_runs(per_process):
     return float(max(per_process) - min(per_process)) if len(per_process) > 1 else 0.0
 
 
-def margin(min_margin, aa_interval, between):
+def margin(min_margin, aa_interval, between, drift=INVOCATION_DRIFT):
     """m in log units for one comparison: the largest of the floor, the A/A extent (the
-    workload's) and this pair's between-run range (a difference smaller than the spread of its
-    own per-process results would not reproduce)."""
+    workload's), this pair's between-run range (a difference smaller than the spread of its
+    own per-process results would not reproduce) and twice the invocation drift."""
     parts = {"min_margin": math.log1p(min_margin),
              "aa_extent": max(abs(aa_interval[0]), abs(aa_interval[1])) if aa_interval else 0.0,
-             "between_runs": between}
+             "between_runs": between, "two_drifts": 2 * drift}
     return max(parts.values()), parts
 
 
-def verdict(lo, hi, m):
+def reproduction_interval(lo, hi, drift=INVOCATION_DRIFT):
+    return lo - drift, hi + drift
+
+
+def verdict(lo, hi, m, drift=INVOCATION_DRIFT):
+    """lo, hi: the bootstrap interval (log units); the verdict reads its reproduction interval."""
     if (hi - lo) / 2 > m / 2:
         return "UNRESOLVED"
+    lo, hi = reproduction_interval(lo, hi, drift)
     if hi < -m:
         return "FASTER"
     if lo > m:

@@ -47,7 +47,7 @@
 //
 // Work decomposition: one CTA owns BLOCK_M = 64 * CWG query rows of one (batch, head). Flat 1-D
 // grid; non-causal CTAs run query tile fastest (a head's K/V stay in L2 while its query tiles
-// run), causal ones heaviest-first.
+// run), causal ones head by head, each head's heaviest query tiles first (CAUSAL_BY_HEAD).
 //
 // Compile-time tunables (-DNAME=value; NAME_D64 / NAME_D128 per head dim, NAME sets both):
 //   CONSUMER_WG_D64/_D128   consumer warpgroups = BLOCK_M / 64   (defaults 3 / 2: BLOCK_M 192 / 128)
@@ -139,9 +139,6 @@
 #ifndef CAUSAL_BY_HEAD // 1: causal work items head by head, each head's query tiles heaviest first
 #define CAUSAL_BY_HEAD 1  // 0: heads fastest (every head's heaviest tile first: K/V of ~all heads live)
 #endif
-#ifndef PERSIST        // 1: the main kernel's CTAs loop over work items (at most one CTA per SM)
-#define PERSIST 0   // measured: no gain with a static stride, a loss with CAUSAL_BY_HEAD (NOTES.md)
-#endif
 #ifndef SHORT_KV       // 1: d=64 rows of <= SHORT_MAX_KEYS keys (not split) use the short-row kernel
 #define SHORT_KV 1
 #endif
@@ -186,10 +183,6 @@ struct Config {
   // Split-KV: the CTAs of one cluster share a query tile and each takes a slice of its keys;
   // partial (O, m, l) are combined through distributed shared memory.
   static constexpr bool SPLIT = SPLIT_;
-  // Persistent: min(work items, SMs) CTAs, each looping over work items; the K/V ring runs on
-  // across items, so the next item's loads overlap this one's epilogue. One CTA per SM only
-  // (the short-row kernels overlap their CTAs by occupancy instead).
-  static constexpr bool PERSISTENT = PERSIST != 0 && !SPLIT && KS == 1 && MINB_ == 1;
 
   // Register split (setmaxnreg): the producer warpgroup keeps 24 per thread, the consumers
   // share the rest of the 64K-register file, rounded down to a multiple of 8, at most 240.
@@ -217,7 +210,7 @@ struct Config {
   static constexpr int K_OFF = Q_OFF + Q_BYTES;
   static constexpr int V_OFF = K_OFF + NSTAGE * KV_BYTES;
   static constexpr int BAR_OFF = V_OFF + NSTAGE * KV_BYTES;
-  static constexpr int NUM_BARS = 2 + 4 * NSTAGE;   // q_full, k_full/empty, v_full/empty, q_empty
+  static constexpr int NUM_BARS = 1 + 4 * NSTAGE;   // q_full, k_full/empty, v_full/empty
   // SPLIT only: the unnormalised fp32 partial O [BM][D] (float pairs XOR-swizzled per row) and
   // (m, l) per row, read by the other CTAs of the cluster.
   static constexpr int PO_OFF = ((BAR_OFF + 8 * NUM_BARS + 15) / 16) * 16;
@@ -1109,13 +1102,9 @@ __device__ __forceinline__ void wait_pv_and_rescale(float (&o)[C::D / 2], const 
   bool any;
   if constexpr (C::KS > 1) any = warpgroup_any(moved, vote_bar);
   else any = __any_sync(0xffffffffu, moved);
-  // One wait, before the branch: wgmma.wait_group is .aligned over the warpgroup, and the vote
-  // above is per warp (except with a key split), so a wait inside the branch let the warps of a
-  // warpgroup reach it at different PCs (compute-sanitizer synccheck: "Mismatching warpgroup
-  // instruction pc between warps" once the per-item loop changed the code layout).
-  wgmma_wait<0>();
-  pin(o);
   if (any) {
+    wgmma_wait<0>();
+    pin(o);
 #pragma unroll
     for (int i = 0; i < C::D / 8; ++i) {
       o[4 * i + 0] *= alpha[0];
@@ -1123,8 +1112,9 @@ __device__ __forceinline__ void wait_pv_and_rescale(float (&o)[C::D / 2], const 
       o[4 * i + 2] *= alpha[1];
       o[4 * i + 3] *= alpha[1];
     }
-    pin(o);
   }
+  wgmma_wait<0>();
+  pin(o);
 }
 
 template <class C>
@@ -1142,7 +1132,6 @@ struct KParams {
   int64_t o_sb, o_sh, o_ss;
   int S_q, S_k, H;
   unsigned bh_count, num_m_tiles;
-  unsigned items, stride;       // work items; a CTA takes first, first + stride, ... < items
   float scale_log2;
 };
 
@@ -1166,48 +1155,38 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
   const int wg = __shfl_sync(0xffffffffu, tid / 128, 0);  // warp-uniform role
 
   // Split-KV: the cluster shares one work item (query tile); CTA `crank` takes key tiles
-  // [j0, j1) of it. Persistent: this CTA takes work items first, first + stride, ...
+  // [j0, j1) of it.
   uint32_t crank = 0, csize = 1;
-  unsigned first = blockIdx.x;
+  unsigned work = blockIdx.x;
   if constexpr (C::SPLIT) {
     crank = cluster_rank();
     csize = cluster_size();
-    first = blockIdx.x / csize;
+    work = blockIdx.x / csize;
   }
-  // One work item: (batch*head, query tile) and the key tiles [j0, j1) this CTA loads for it.
-  struct Item {
-    int bh, b, h, m0, n_total, j0, j1, n_tiles;
-  };
-  auto item = [&](unsigned work) {
-    Item it;
-    // Causal: query tiles last to first, so the longest items start first; by head
-    // (CAUSAL_BY_HEAD) so that the CTAs running at once share a few heads' K/V in L2, or heads
-    // fastest. Non-causal: query tiles fastest (a head's K/V stay in L2).
-    int m_tile;
-    if (CAUSAL && CAUSAL_BY_HEAD) {
-      it.bh = int(work / p.num_m_tiles);
-      m_tile = int(p.num_m_tiles - 1 - work % p.num_m_tiles);
-    } else if (CAUSAL) {
-      it.bh = int(work % p.bh_count);
-      m_tile = int(p.num_m_tiles - 1 - work / p.bh_count);
-    } else {
-      m_tile = int(work % p.num_m_tiles);
-      it.bh = int(work / p.num_m_tiles);
-    }
-    it.b = it.bh / p.H;
-    it.h = it.bh % p.H;
-    it.m0 = m_tile * C::BM;
-    const int n_end = CAUSAL ? min(p.S_k, it.m0 + C::BM) : p.S_k;
-    it.n_total = attn::ceil_div(n_end, C::BN);
-    it.j0 = 0;
-    it.j1 = it.n_total;
-    if constexpr (C::SPLIT) {
-      it.j0 = int((crank * uint32_t(it.n_total)) / csize);
-      it.j1 = int(((crank + 1) * uint32_t(it.n_total)) / csize);
-    }
-    it.n_tiles = it.j1 - it.j0;  // key tiles this CTA loads (may be 0 in a causal split)
-    return it;
-  };
+  // Work item -> (batch*head, query tile). Causal: query tiles last to first, so the longest
+  // CTAs start first; head by head (CAUSAL_BY_HEAD) so that the CTAs running at once share a few
+  // heads' K/V in L2, or heads fastest. Non-causal: query tiles fastest (a head's K/V stay in L2).
+  int bh, m_tile;
+  if (CAUSAL && CAUSAL_BY_HEAD) {
+    bh = int(work / p.num_m_tiles);
+    m_tile = int(p.num_m_tiles - 1 - work % p.num_m_tiles);
+  } else if (CAUSAL) {
+    bh = int(work % p.bh_count);
+    m_tile = int(p.num_m_tiles - 1 - work / p.bh_count);
+  } else {
+    m_tile = int(work % p.num_m_tiles);
+    bh = int(work / p.num_m_tiles);
+  }
+  const int b = bh / p.H, h = bh % p.H;
+  const int m0 = m_tile * C::BM;
+  const int n_end = CAUSAL ? min(p.S_k, m0 + C::BM) : p.S_k;
+  const int n_total = attn::ceil_div(n_end, C::BN);
+  int j0 = 0, j1 = n_total;
+  if constexpr (C::SPLIT) {
+    j0 = int((crank * uint32_t(n_total)) / csize);
+    j1 = int(((crank + 1) * uint32_t(n_total)) / csize);
+  }
+  const int n_tiles = j1 - j0;  // key tiles this CTA loads (may be 0 in a causal split)
 
   const uint32_t bar = sb + C::BAR_OFF;
   const uint32_t q_full = bar;
@@ -1215,7 +1194,6 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
   auto k_empty = [&](int s) { return bar + 8u * uint32_t(1 + ST + s); };
   auto v_full = [&](int s) { return bar + 8u * uint32_t(1 + 2 * ST + s); };
   auto v_empty = [&](int s) { return bar + 8u * uint32_t(1 + 3 * ST + s); };
-  const uint32_t q_empty = bar + 8u * uint32_t(1 + 4 * ST);  // persistent: Q's rows free again
 
   if (tid == 0) {
     mbar_init(q_full, 1);
@@ -1225,7 +1203,6 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       mbar_init(k_empty(s), C::RELEASERS);  // one release per consumer warpgroup reading it
       mbar_init(v_empty(s), C::RELEASERS);
     }
-    mbar_init(q_empty, C::CWG);  // each consumer warpgroup, once its O store has read its rows
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
   }
   __syncthreads();  // the last CTA-wide barrier: the producer warpgroup leaves early
@@ -1239,43 +1216,28 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       prefetch_tmap(&tm_v);
       prefetch_tmap(&tm_o);
       pdl_wait();  // everything above overlaps the previous kernel's tail (PDL)
-      uint32_t ring = 0;  // K/V tiles this CTA loaded before the current item
-      int k = 0;          // items this CTA has taken
-#pragma unroll 1
-      for (unsigned work = first; work < p.items; work += p.stride, ++k) {
-        const Item it = item(work);
-        auto load_kv = [&](int i) {
-          const int j = it.j0 + i;
-          const int s = int((ring + uint32_t(i)) % ST);
-          const uint32_t ph = ((ring + uint32_t(i)) / ST) & 1u;
-          // Box bytes count in full even where the box hangs past S_k (TMA zero-fills them).
-          mbar_wait(k_empty(s), ph ^ 1u);
-          mbar_arrive_expect_tx(k_full(s), C::KV_BYTES);
+      mbar_arrive_expect_tx(q_full, C::Q_BYTES);
 #pragma unroll
-          for (int sl = 0; sl < C::SLABS; ++sl)
-            tma_load_4d(sb + C::K_OFF + s * C::KV_BYTES + sl * C::KV_SLAB, &tm_k, k_full(s), 64 * sl,
-                        j * C::BN, it.h, it.b);
-          mbar_wait(v_empty(s), ph ^ 1u);
-          mbar_arrive_expect_tx(v_full(s), C::KV_BYTES);
-#pragma unroll
-          for (int sl = 0; sl < C::SLABS; ++sl)
-            tma_load_4d(sb + C::V_OFF + s * C::KV_BYTES + sl * C::KV_SLAB, &tm_v, v_full(s), 64 * sl,
-                        j * C::BN, it.h, it.b);
-        };
-        // After the first item, the next item's first STAGES K/V tiles go out while the
-        // consumers still finish this one (their stages free up as they go); its Q waits until
-        // every consumer warpgroup's O store has read the Q tile's rows (q_empty).
-        const int pre = k == 0 ? 0 : min(ST, it.n_tiles);
+      for (int sl = 0; sl < C::SLABS; ++sl)
+        tma_load_4d(sb + C::Q_OFF + sl * C::Q_SLAB, &tm_q, q_full, 64 * sl, m0, h, b);
 #pragma unroll 1
-        for (int i = 0; i < pre; ++i) load_kv(i);
-        if (k > 0) mbar_wait(q_empty, uint32_t(k - 1) & 1u);
-        mbar_arrive_expect_tx(q_full, C::Q_BYTES);
+      for (int i = 0; i < n_tiles; ++i) {
+        const int j = j0 + i;
+        const int s = i % ST;
+        const uint32_t ph = uint32_t(i / ST) & 1u;
+        // Box bytes count in full even where the box hangs past S_k (TMA zero-fills them).
+        mbar_wait(k_empty(s), ph ^ 1u);
+        mbar_arrive_expect_tx(k_full(s), C::KV_BYTES);
 #pragma unroll
         for (int sl = 0; sl < C::SLABS; ++sl)
-          tma_load_4d(sb + C::Q_OFF + sl * C::Q_SLAB, &tm_q, q_full, 64 * sl, it.m0, it.h, it.b);
-#pragma unroll 1
-        for (int i = pre; i < it.n_tiles; ++i) load_kv(i);
-        ring += uint32_t(it.n_tiles);
+          tma_load_4d(sb + C::K_OFF + s * C::KV_BYTES + sl * C::KV_SLAB, &tm_k, k_full(s), 64 * sl,
+                      j * C::BN, h, b);
+        mbar_wait(v_empty(s), ph ^ 1u);
+        mbar_arrive_expect_tx(v_full(s), C::KV_BYTES);
+#pragma unroll
+        for (int sl = 0; sl < C::SLABS; ++sl)
+          tma_load_4d(sb + C::V_OFF + s * C::KV_BYTES + sl * C::KV_SLAB, &tm_v, v_full(s), 64 * sl,
+                      j * C::BN, h, b);
       }
     }
     pdl_launch_dependents();
@@ -1287,15 +1249,6 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
     // ---- Consumer warpgroups: 64 query rows each. --------------------------------------------
     setmaxnreg_inc<C::CONSUMER_REGS>();
     pdl_wait();  // this thread writes o / lse: order it after the previous grid
-    uint32_t ring = 0;  // K/V tiles of the items before this one (the producer's count)
-    int k = 0;
-#pragma unroll 1
-    for (unsigned work = first; work < p.items; work += p.stride, ++k) {
-    const Item it = item(work);
-    const int bh = it.bh, b = it.b, h = it.h, m0 = it.m0, n_total = it.n_total;
-    const int j0 = it.j0, j1 = it.j1, n_tiles = it.n_tiles;
-    auto stg = [&](int i) { return int((ring + uint32_t(i)) % ST); };
-    auto phs = [&](int i) { return ((ring + uint32_t(i)) / ST) & 1u; };
     const int cw = wg - 1;
     const int rg = cw / C::KS;  // row group: this warpgroup's 64 query rows are 64*rg..
     const int kr = cw % C::KS;  // key-split rank: it computes CTA key tiles kr, kr+KS, ...
@@ -1353,14 +1306,14 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
     for (int i = 0; i < C::D / 2; ++i) o[i] = 0.f;
     const float scale_log2 = p.scale_log2;
 
-    mbar_wait(q_full, uint32_t(k) & 1u);
+    mbar_wait(q_full, 0);
 
 #if OVERLAP
     if (n_wg > 0) {
       // Tile 0: S(0), softmax, P(0). Nothing to overlap with yet.
       {
-        const int i0 = tix(0), s0 = stg(i0);
-        mbar_wait(k_full(s0), phs(i0));
+        const int i0 = tix(0), s0 = i0 % ST;
+        mbar_wait(k_full(s0), uint32_t(i0 / ST) & 1u);
         pp_begin();
         wgmma_fence();
         issue_qk<C>(s, q_desc, k_desc(s0));
@@ -1377,9 +1330,9 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       for (int u = 1; u < n_wg; ++u) {
         const int i = tix(u), ip = tix(u - 1);
         const int j = j0 + i;
-        const int sk = stg(i), sv = stg(ip);
-        mbar_wait(k_full(sk), phs(i));
-        mbar_wait(v_full(sv), phs(ip));
+        const int sk = i % ST, sv = ip % ST;
+        mbar_wait(k_full(sk), uint32_t(i / ST) & 1u);
+        mbar_wait(v_full(sv), uint32_t(ip / ST) & 1u);
         pin(o);
         pin(pf);
         pp_begin();
@@ -1400,8 +1353,8 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
         convert_p<C>(s, pf);
       }
       {
-        const int i = tix(n_wg - 1), sv = stg(i);
-        mbar_wait(v_full(sv), phs(i));
+        const int i = tix(n_wg - 1), sv = i % ST;
+        mbar_wait(v_full(sv), uint32_t(i / ST) & 1u);
         pin(o);
         pin(pf);
         pp_begin();
@@ -1420,8 +1373,8 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
     for (int u = 0; u < n_wg; ++u) {
       const int i = tix(u);
       const int j = j0 + i;
-      const int st = stg(i);
-      const uint32_t ph = phs(i);
+      const int st = i % ST;
+      const uint32_t ph = uint32_t(i / ST) & 1u;
       mbar_wait(k_full(st), ph);
       wgmma_fence();
       issue_qk<C>(s, q_desc, k_desc(st));
@@ -1453,8 +1406,8 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
 #pragma unroll 1
       for (int u = n_wg; u < n_own; ++u) {
         const int i = tix(u);
-        const int st = stg(i);
-        const uint32_t ph = phs(i);
+        const int st = i % ST;
+        const uint32_t ph = uint32_t(i / ST) & 1u;
         mbar_wait(k_full(st), ph);
         mbar_arrive(k_empty(st));
         mbar_wait(v_full(st), ph);
@@ -1549,11 +1502,6 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
           tma_store_4d(&tm_o, sb + C::Q_OFF + sl * C::Q_SLAB + rg * 64 * 128, 64 * sl, m0 + 64 * rg, h, b);
         tma_store_commit_and_drain();
       }
-      // Persistent: this warpgroup is done with the Q tile's rows (its last S GEMM has retired
-      // and its O store has read them), so the producer may load the next item's Q.
-      if constexpr (C::PERSISTENT) {
-        if (leader) mbar_arrive(q_empty);
-      }
     } else {
       // ---- Split-KV epilogue: partial (O, m, l) -> own smem; cluster barrier; CTA `crank`
       // combines rows [crank*BM/csize, ...) from every CTA's smem (DSMEM) and writes them. ----
@@ -1604,26 +1552,12 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       }
       cluster_sync_all();  // no CTA leaves while a peer may still read its shared memory
     }
-    ring += uint32_t(n_tiles);
-    }  // work items
   }
 }
 
 // ---------------------------------------------------------------------------------------------
 // Host side.
 // ---------------------------------------------------------------------------------------------
-// SMs of the current device (cached per device).
-int num_sms() {
-  static int cache[64] = {0};
-  int dev = 0;
-  if (cudaGetDevice(&dev) != cudaSuccess) return 132;
-  if (dev >= 0 && dev < 64 && cache[dev] > 0) return cache[dev];
-  int n = 0;
-  if (cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || n <= 0) n = 132;
-  if (dev >= 0 && dev < 64) cache[dev] = n;
-  return n;
-}
-
 using EncodeFn = PFN_cuTensorMapEncodeTiled_v12000;
 
 // The driver's cuTensorMapEncodeTiled through the runtime's versioned entry point (no -lcuda).
@@ -1680,11 +1614,8 @@ cudaError_t launch(const AttnParams& p, cudaStream_t stream, EncodeFn enc, int c
   if (e != cudaSuccess) return e;
   // One flat grid dimension (limit 2^31 - 1): no B, H or S_q runs into gridDim.y/z's 65535.
   const int64_t m_tiles = attn::ceil_div(p.S_q, C::BM);
-  const int64_t items = int64_t(p.B) * p.H * m_tiles;
-  if (items * cluster > INT32_MAX) return cudaErrorInvalidValue;
-  // Persistent: one CTA per SM at most, each taking items blockIdx.x, + grid, ...
-  const int64_t grid_items = C::PERSISTENT && items > num_sms() ? num_sms() : items;
-  const int64_t blocks = grid_items * cluster;
+  const int64_t blocks = int64_t(p.B) * p.H * m_tiles * cluster;
+  if (blocks > INT32_MAX) return cudaErrorInvalidValue;
   KParams kp;
   kp.lse = p.lse;
   kp.o = p.o;
@@ -1696,8 +1627,6 @@ cudaError_t launch(const AttnParams& p, cudaStream_t stream, EncodeFn enc, int c
   kp.H = p.H;
   kp.bh_count = unsigned(int64_t(p.B) * p.H);
   kp.num_m_tiles = unsigned(m_tiles);
-  kp.items = unsigned(items);
-  kp.stride = unsigned(grid_items);
   kp.scale_log2 = p.softmax_scale * attn::kLog2e;
 
   cudaLaunchConfig_t cfg = {};
@@ -1727,6 +1656,18 @@ cudaError_t launch(const AttnParams& p, cudaStream_t stream, EncodeFn enc, int c
 }
 
 #if SPLIT_KV
+// SMs of the current device (cached per device).
+int num_sms() {
+  static int cache[64] = {0};
+  int dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess) return 132;
+  if (dev >= 0 && dev < 64 && cache[dev] > 0) return cache[dev];
+  int n = 0;
+  if (cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || n <= 0) n = 132;
+  if (dev >= 0 && dev < 64) cache[dev] = n;
+  return n;
+}
+
 // Cluster size for the split-KV kernel: the largest power of two <= SPLIT_MAX that keeps the
 // grid within one wave and gives every split at least one key tile of the longest row; 1 = do
 // not split (the grid fills the GPU by itself).

@@ -44,11 +44,9 @@ LIBS = {
     "e_ks4": (E, ["-DSHORT_KSPLIT=4", "-DSHORT_KSPLIT_BN=64"]),    # 4 consumer warpgroups, 64-key tiles
     "e_ks4_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_KSPLIT=4", "-DSHORT_KSPLIT_BN=64"]),
     "e_ks2_all": (E, ["-DSHORT_KSPLIT=2", "-DSHORT_KSPLIT_MAX_CTAS=1000000000"]),  # on every short grid
-    # Persistent main kernel (PERSIST, default 1; NOTES.md, "Persistent grid").
-    "e_p1": (E, ["-DPERSIST=1"]),                                  # persistent, static stride
+    # Causal order (CAUSAL_BY_HEAD, default 1; NOTES.md, "Causal order by head").
     "e_o0": (E, ["-DCAUSAL_BY_HEAD=0"]),                           # causal: heads fastest (as before)
     "e_main_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_KV=0"]),    # the main kernel on every shape
-    "e_p1_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_KV=0", "-DPERSIST=1"]),
     "e_pp1_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DPINGPONG=1"]),     # persistent with ping-pong
     "d": ("phases/phase_d", []),                                   # phase_d's shipped default
 }
@@ -260,7 +258,7 @@ def stage_correct(out, libname, quick=False):
     if quick:
         pairs = [(1, 1), (113, 203), (129, 255), (255, 129), (1023, 1024)]
     # More work items than SMs (d=128: 128-row items; d=64: 192-row items), so that CTAs of
-    # several heads run at once and, with PERSIST=1, each takes several items: (B, H, S_q, S_k).
+    # several heads run at once and the causal order by head is exercised: (B, H, S_q, S_k).
     many = [(8, 20, 300, 257), (4, 36, 129, 1000), (3, 50, 200, 64)]
     layouts = ["bhsd", "bshd", "padded"]
     i = 0
@@ -418,7 +416,7 @@ def stage_special(out, libname="e_trap"):
              graph_errs=[round(e, 6) for e in gerr])
 
     # every exposed variant on a few shapes
-    for name in ("e", "e_pp1", "e_nopdl", "e_noshort", "e_ks1", "e_ks2_bn64", "e_ks4", "e_ks2_all", "e_o0", "e_p1"):
+    for name in ("e", "e_pp1", "e_nopdl", "e_noshort", "e_ks1", "e_ks2_bn64", "e_ks4", "e_ks2_all", "e_o0"):
         if not (BUILD / f"{name}.so").is_file():  # a run may carry only the libraries it needs
             print(f"special variant_{name}: not built, skipped")
             continue
@@ -452,18 +450,13 @@ def stage_sanitize(out):
             ("memcheck", ["--tool", "memcheck"], ["1", "2", "77", "150", "64", "fp16", "1", "1", "--check"], 25),
             ("racecheck", ["--tool", "racecheck"], ["1", "2", "77", "150", "64", "fp16", "1"], 30),
             ("synccheck", ["--tool", "synccheck"], ["1", "8", "512", "512", "64", "bf16", "0"], 30),
-            # the main kernel, persistent: more work items than SMs (d=128 192 items, d=64 144)
+            # the main kernel on more work items than SMs (d=128 192 items, d=64 144)
             ("memcheck_ns", ["--tool", "memcheck"], ["4", "16", "257", "129", "128", "fp16", "1", "1", "--check"], 60),
             ("memcheck_ns", ["--tool", "memcheck"], ["4", "12", "385", "300", "64", "bf16", "0", "1", "--check"], 60),
             ("racecheck_ns", ["--tool", "racecheck"], ["4", "16", "257", "129", "128", "fp16", "1"], 90),
             ("racecheck_ns", ["--tool", "racecheck"], ["4", "12", "385", "300", "64", "bf16", "0"], 90),
             ("synccheck_ns", ["--tool", "synccheck"], ["4", "16", "257", "129", "128", "bf16", "1"], 60),
             ("synccheck_ns", ["--tool", "synccheck"], ["4", "12", "385", "300", "64", "fp16", "0"], 60),
-            # the same with PERSIST=1 (CTAs loop over items)
-            ("memcheck_p1", ["--tool", "memcheck"], ["4", "16", "257", "129", "128", "fp16", "1", "1", "--check"], 60),
-            ("racecheck_p1", ["--tool", "racecheck"], ["4", "12", "385", "300", "64", "bf16", "0"], 90),
-            ("synccheck_p1", ["--tool", "synccheck"], ["4", "16", "257", "129", "128", "bf16", "1"], 60),
-            ("synccheck_p1", ["--tool", "synccheck"], ["4", "12", "385", "300", "64", "fp16", "0"], 60),
             # unchanged main kernel
             ("memcheck_ns", ["--tool", "memcheck"], ["2", "3", "130", "65", "128", "bf16", "0", "1", "--check"], 25),
             ("memcheck_ns", ["--tool", "memcheck"], ["1", "2", "300", "700", "64", "fp16", "1", "1", "--check"], 25),
@@ -473,7 +466,7 @@ def stage_sanitize(out):
     with open(out / "sanitize_full.log", "w") as log:  # (sanitize.log is the stage's stdout)
         for name, tool, args, limit in runs:
             t = time.time()
-            suffix = next((x for x in ("_ns", "_ks2", "_p1") if name.endswith(x)), "")
+            suffix = next((x for x in ("_ns", "_ks2") if name.endswith(x)), "")
             exe = drv + suffix
             try:
                 r = subprocess.run(["compute-sanitizer", *tool, exe, *args], capture_output=True, text=True,
@@ -491,7 +484,7 @@ def stage_time(out, rounds, reverse=False):
     import torch
     import torch.nn.functional as F
     from torch.nn.attention import SDPBackend, sdpa_kernel
-    names = ["e", "e_o0", "e_p1", "e_nopdl", "d"]
+    names = ["e", "e_o0", "e_nopdl", "d"]
     if reverse:  # a second pass in the opposite order: a feel for order and drift effects
         names = names[::-1]
     libs = {n: Lib(n) for n in names}

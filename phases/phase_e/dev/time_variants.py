@@ -1,6 +1,8 @@
 """Same-process A/B timing of phase_e builds (libraries built with -D overrides, see NOTES.md)
 against cuDNN: interleaved rounds (alternating order), a 256 MB L2 flush before each call,
 CUDA-event timed, medians; every build first checked against SDPA flash (max abs diff < 2e-2).
+Rows of at most 512 keys are also timed as a CUDA graph of 20 back-to-back calls (L2 warm,
+per-call time = replay / 20), the seed's own measure.
 A dev tool, noisier than the gate (one process, no blocking kernel): the gate decides.
 
     python3 phases/phase_e/dev/time_variants.py --build DIR --names e,e_old,d --shapes ab [--rounds 40]
@@ -22,7 +24,34 @@ SHAPES = {  # (B, H, S, D, causal)
              (8, 16, 2048, 128, True), (16, 16, 1024, 128, False)),
     "ab": ((4, 16, 4096, 128, False), (4, 16, 4096, 128, True), (8, 16, 2048, 64, False),
            (8, 16, 2048, 64, True), (16, 16, 512, 64, False), (8, 16, 2048, 128, True)),
+    "d64": ((8, 16, 2048, 64, False), (8, 16, 2048, 64, True), (16, 16, 512, 64, False),
+            (16, 16, 512, 64, True), (4, 16, 4096, 128, False)),
+    "short": ((1, 8, 512, 64, False), (1, 8, 512, 64, True), (2, 8, 512, 64, False), (1, 16, 512, 64, False),
+              (1, 8, 333, 64, True), (16, 16, 512, 64, False)),
 }
+GRAPH_CALLS = 20
+
+
+def graph_per_call_us(f, rounds, ev):
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        f()
+    torch.cuda.current_stream().wait_stream(side)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        for _ in range(GRAPH_CALLS):
+            f()
+    for _ in range(3):
+        g.replay()
+    ts = []
+    for _ in range(rounds):
+        ev[0].record()
+        g.replay()
+        ev[1].record()
+        ev[1].synchronize()
+        ts.append(ev[0].elapsed_time(ev[1]) * 1000 / GRAPH_CALLS)
+    return statistics.median(ts)
 
 
 def main():
@@ -73,6 +102,15 @@ def main():
         print((B, H, S, D, causal), "  ".join(f"{n}={flops / med[n] / 1e9:.0f}" for n in calls),
               f"  {ref_n}/cudnn={med[ref_n] / med['cudnn']:.3f}",
               "  ".join(f"{n}/{ref_n}={med[n] / med[ref_n]:.3f}" for n in names[1:]), flush=True)
+        if S <= 512:
+            gt = {}
+            for r in range(2):  # two passes in opposite orders
+                for n in (list(calls) if r == 0 else list(calls)[::-1]):
+                    gt.setdefault(n, []).append(graph_per_call_us(calls[n], a.rounds, ev))
+            gm = {n: statistics.mean(x) for n, x in gt.items()}
+            print((B, H, S, D, causal), "graph us/call:", "  ".join(f"{n}={gm[n]:.2f}" for n in calls),
+                  f"  {ref_n}/cudnn={gm[ref_n] / gm['cudnn']:.3f}",
+                  "  ".join(f"{n}/{ref_n}={gm[n] / gm[ref_n]:.3f}" for n in names[1:]), flush=True)
 
 
 if __name__ == "__main__":

@@ -145,6 +145,9 @@
 #ifndef SHORT_MAX_KEYS
 #define SHORT_MAX_KEYS 512
 #endif
+#ifndef EXP2_EMU       // k > 0: every k-th column pair of a tile takes 2^x on the FMA pipe, not MUFU
+#define EXP2_EMU 0
+#endif
 #ifndef PDL_EARLY      // 1: one-wave (key-split) grids let the next grid launch at their start
 #define PDL_EARLY 0
 #endif
@@ -1025,6 +1028,19 @@ __device__ __forceinline__ float fast_exp2f(float x) {
   return y;
 }
 
+// 2^x on the FMA and integer pipes, no MUFU (EXP2_EMU): x = j + f with j = rint(x) (the 1.5*2^23
+// trick) and f in [-0.5, 0.5]; 2^f by a degree-3 polynomial fitted for relative error (at most
+// 7.6e-5 in fp32, against fp16's half-ulp of 4.9e-4 that P is rounded to anyway); 2^j added to
+// the exponent bits. x is clamped at -125 so that the exponent never underflows: a masked score
+// (-inf) gives 2^-125, which is 0 once P is rounded to 16 bits and invisible in a row sum >= 1.
+__device__ __forceinline__ float exp2_fma(float x) {
+  x = fmaxf(x, -125.f);
+  const float t = x + 12582912.f;
+  const float f = x - (t - 12582912.f);
+  const float p = fmaf(fmaf(fmaf(0.055186376f, f, 0.24261236f), f, 0.69325829f), f, 0.99992794f);
+  return __int_as_float(__float_as_int(p) + (__float_as_int(t) << 23));
+}
+
 // Two floats -> one register of two fp16/bf16 (round to nearest), `lo` in the low half.
 template <typename T>
 __device__ __forceinline__ uint32_t pack2(float lo, float hi) {
@@ -1113,8 +1129,13 @@ __device__ __forceinline__ void softmax_tile(float (&s)[C::BN / 2], float (&m)[2
     float sum0 = 0.f, sum1 = 0.f;  // two chains: half the FADD latency on the critical path
 #pragma unroll
     for (int i = 0; i < C::BN / 8; ++i) {
-      const float p0 = fast_exp2f(fmaf(s[4 * i + 2 * h], scale_log2, -m_use));
-      const float p1 = fast_exp2f(fmaf(s[4 * i + 2 * h + 1], scale_log2, -m_use));
+      // EXP2_EMU = k > 0: every k-th column pair goes to exp2_fma, off the MUFU, whose throughput
+      // (16 per clock per SM) bounds the softmax (ncu: MUFU.EX2 carries the most stall samples).
+      const bool emu = EXP2_EMU > 0 && i % (EXP2_EMU > 0 ? EXP2_EMU : 1) == (EXP2_EMU > 0 ? EXP2_EMU : 1) - 1;
+      const float x0 = fmaf(s[4 * i + 2 * h], scale_log2, -m_use);
+      const float x1 = fmaf(s[4 * i + 2 * h + 1], scale_log2, -m_use);
+      const float p0 = emu ? exp2_fma(x0) : fast_exp2f(x0);
+      const float p1 = emu ? exp2_fma(x1) : fast_exp2f(x1);
       s[4 * i + 2 * h] = p0;
       s[4 * i + 2 * h + 1] = p1;
       sum0 += p0;

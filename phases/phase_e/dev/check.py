@@ -26,6 +26,7 @@ NVCC = os.environ.get("NVCC", "nvcc")
 BASE = ["-O3", "-std=c++17", "-lineinfo", "-I", "kernels", "-gencode=arch=compute_90a,code=sm_90a"]
 
 E = "phases/phase_e"
+# The cluster-pair (SHORT_KCLUSTER) entries of 00316a3 went with that code: check it out to rerun them.
 # name -> (source directory, extra defines). "e" is the default build of phase_e.
 LIBS = {
     "e": (E, []),
@@ -48,9 +49,6 @@ LIBS = {
     "e_o0": (E, ["-DCAUSAL_BY_HEAD=0"]),                           # causal: heads fastest (as before)
     "e_main_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_KV=0"]),    # the main kernel on every shape
     "e_pp1_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DPINGPONG=1"]),     # ping-pong, many-item grids too
-    # Key split over a cluster of 2 CTAs (SHORT_KCLUSTER; NOTES.md, "the seed's cluster pair").
-    "e_kc2": (E, ["-DSHORT_KCLUSTER=2"]),
-    "e_kc2_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_KCLUSTER=2"]),
     "d": ("phases/phase_d", []),                                   # phase_d's shipped default
 }
 
@@ -71,8 +69,6 @@ def build(out):
                                str(BUILD / "driver_ns"), "kernels/standalone_main.cu", f"{E}/kernel.cu"]))
     jobs.append(("driver_ks2", [NVCC, *BASE, "-I", E, "-DATTN_SPIN_TRAP=1", "-DSHORT_KSPLIT=2", "-o",
                                 str(BUILD / "driver_ks2"), "kernels/standalone_main.cu", f"{E}/kernel.cu"]))
-    jobs.append(("driver_kc2", [NVCC, *BASE, "-I", E, "-DATTN_SPIN_TRAP=1", "-DSHORT_KCLUSTER=2", "-o",
-                                str(BUILD / "driver_kc2"), "kernels/standalone_main.cu", f"{E}/kernel.cu"]))
     jobs.append(("cubin", [NVCC, *BASE, "-I", E, "-cubin", "-Xptxas", "-v",
                            "-o", str(BUILD / "e.cubin"), f"{E}/kernel.cu"]))
 
@@ -418,7 +414,7 @@ def stage_special(out, libname="e_trap"):
              graph_errs=[round(e, 6) for e in gerr])
 
     # every exposed variant on a few shapes
-    for name in ("e", "e_pp1", "e_nopdl", "e_noshort", "e_ks1", "e_ks2_bn64", "e_ks4", "e_ks2_all", "e_o0", "e_kc2"):
+    for name in ("e", "e_pp1", "e_nopdl", "e_noshort", "e_ks1", "e_ks2_bn64", "e_ks4", "e_ks2_all", "e_o0"):
         if not (BUILD / f"{name}.so").is_file():  # a run may carry only the libraries it needs
             print(f"special variant_{name}: not built, skipped")
             continue
@@ -448,14 +444,6 @@ def stage_sanitize(out):
             ("racecheck_ks2", ["--tool", "racecheck"], ["1", "4", "130", "500", "64", "bf16", "0"], 40),
             ("synccheck_ks2", ["--tool", "synccheck"], ["1", "2", "77", "150", "64", "fp16", "1"], 25),
             ("synccheck_ks2", ["--tool", "synccheck"], ["1", "8", "512", "512", "64", "bf16", "0"], 30),
-            # the cluster pair (driver_kc2; 2*B*H*ceil(S_q/64) <= 132, 128 < S_k <= 512): DSMEM push
-            ("memcheck_kc2", ["--tool", "memcheck"], ["1", "2", "77", "150", "64", "fp16", "1", "1", "--check"], 25),
-            ("memcheck_kc2", ["--tool", "memcheck"], ["1", "3", "1", "300", "64", "bf16", "1", "1", "--check"], 25),
-            ("memcheck_kc2", ["--tool", "memcheck"], ["1", "8", "512", "512", "64", "fp16", "0", "1", "--check"], 40),
-            ("racecheck_kc2", ["--tool", "racecheck"], ["1", "8", "512", "512", "64", "bf16", "0"], 40),
-            ("racecheck_kc2", ["--tool", "racecheck"], ["1", "2", "77", "150", "64", "fp16", "1"], 30),
-            ("synccheck_kc2", ["--tool", "synccheck"], ["1", "2", "77", "150", "64", "fp16", "1"], 25),
-            ("synccheck_kc2", ["--tool", "synccheck"], ["1", "8", "512", "512", "64", "bf16", "0"], 30),
             # the default build's 3-per-SM short kernel (driver), incl. the same 8-tile synccheck
             ("memcheck", ["--tool", "memcheck"], ["1", "2", "77", "150", "64", "fp16", "1", "1", "--check"], 25),
             ("racecheck", ["--tool", "racecheck"], ["1", "2", "77", "150", "64", "fp16", "1"], 30),
@@ -476,7 +464,7 @@ def stage_sanitize(out):
     with open(out / "sanitize_full.log", "w") as log:  # (sanitize.log is the stage's stdout)
         for name, tool, args, limit in runs:
             t = time.time()
-            suffix = next((x for x in ("_ns", "_ks2", "_kc2") if name.endswith(x)), "")
+            suffix = next((x for x in ("_ns", "_ks2") if name.endswith(x)), "")
             exe = drv + suffix
             try:
                 r = subprocess.run(["compute-sanitizer", *tool, exe, *args], capture_output=True, text=True,

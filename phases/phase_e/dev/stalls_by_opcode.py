@@ -1,6 +1,7 @@
 """Stall samples of an ncu source-page CSV (--page source --print-source sass --csv) summed by SASS
 opcode: python3 stalls_by_opcode.py FILE.csv (dev tool; NOTES.md, "Where the stalls are")."""
-import csv,io,sys,collections
+import csv,io,sys,collections,signal
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # quiet under | head
 txt=open(sys.argv[1]).read()
 i=txt.index('"Address"'); txt=txt[i:]
 rows=list(csv.reader(io.StringIO(txt)))

@@ -478,6 +478,33 @@ def stage_sanitize(out):
             print(f"sanitize {name} {' '.join(args)}: rc={rc} {time.time() - t:.1f}s | " + " | ".join(tail))
 
 
+def graph_per_call_us(f, rounds, ev, calls=20):
+    """Median per-call time (us) of `calls` back-to-back f() captured in one CUDA graph (L2 warm),
+    over `rounds` replays timed with the events `ev`."""
+    import statistics
+    import torch
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        f()
+    torch.cuda.current_stream().wait_stream(side)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        for _ in range(calls):
+            f()
+    for _ in range(3):
+        g.replay()
+    torch.cuda.synchronize()
+    ts = []
+    for _ in range(rounds):
+        ev[0].record()
+        g.replay()
+        ev[1].record()
+        ev[1].synchronize()
+        ts.append(ev[0].elapsed_time(ev[1]) * 1000 / calls)
+    return statistics.median(ts)
+
+
 def stage_time(out, rounds, reverse=False):
     import torch
     import torch.nn.functional as F
@@ -554,27 +581,7 @@ def stage_time(out, rounds, reverse=False):
             gtimes = {}
             for n, f in cands.items():
                 try:
-                    side = torch.cuda.Stream()
-                    side.wait_stream(torch.cuda.current_stream())
-                    with torch.cuda.stream(side):
-                        f()
-                    torch.cuda.current_stream().wait_stream(side)
-                    g = torch.cuda.CUDAGraph()
-                    with torch.cuda.graph(g):
-                        for _ in range(N):
-                            f()
-                    for _ in range(3):
-                        g.replay()
-                    torch.cuda.synchronize()
-                    ts = []
-                    for _ in range(max(10, rounds // 2)):
-                        ev[0].record()
-                        g.replay()
-                        ev[1].record()
-                        ev[1].synchronize()
-                        ts.append(ev[0].elapsed_time(ev[1]) * 1000 / N)
-                    ts.sort()
-                    gtimes[n] = ts[len(ts) // 2]
+                    gtimes[n] = graph_per_call_us(f, max(10, rounds // 2), ev, N)
                     rows.append({"workload": wl, "cand": n, "kind": "graph", "per_call_us": gtimes[n],
                                  "tflops": flops / (gtimes[n] * 1e-6) / 1e12})
                 except Exception as ex:  # noqa: BLE001

@@ -29,29 +29,6 @@ SHAPES = {  # (B, H, S, D, causal)
     "short": ((1, 8, 512, 64, False), (1, 8, 512, 64, True), (2, 8, 512, 64, False), (1, 16, 512, 64, False),
               (1, 8, 333, 64, True), (16, 16, 512, 64, False)),
 }
-GRAPH_CALLS = 20
-
-
-def graph_per_call_us(f, rounds, ev):
-    side = torch.cuda.Stream()
-    side.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(side):
-        f()
-    torch.cuda.current_stream().wait_stream(side)
-    g = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(g):
-        for _ in range(GRAPH_CALLS):
-            f()
-    for _ in range(3):
-        g.replay()
-    ts = []
-    for _ in range(rounds):
-        ev[0].record()
-        g.replay()
-        ev[1].record()
-        ev[1].synchronize()
-        ts.append(ev[0].elapsed_time(ev[1]) * 1000 / GRAPH_CALLS)
-    return statistics.median(ts)
 
 
 def main():
@@ -106,7 +83,7 @@ def main():
             gt = {}
             for r in range(2):  # two passes in opposite orders
                 for n in (list(calls) if r == 0 else list(calls)[::-1]):
-                    gt.setdefault(n, []).append(graph_per_call_us(calls[n], a.rounds, ev))
+                    gt.setdefault(n, []).append(check.graph_per_call_us(calls[n], a.rounds, ev))
             gm = {n: statistics.mean(x) for n, x in gt.items()}
             print((B, H, S, D, causal), "graph us/call:", "  ".join(f"{n}={gm[n]:.2f}" for n in calls),
                   f"  {ref_n}/cudnn={gm[ref_n] / gm['cudnn']:.3f}",

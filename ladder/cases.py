@@ -5,7 +5,7 @@ and anyone reading the evidence derive the same plan from the same section."""
 import itertools
 import random
 
-from .spec import LAYOUTS
+from .vocab import LAYOUTS
 
 TENSORS = "qkvo"
 

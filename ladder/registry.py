@@ -12,10 +12,10 @@ GPU_GATES = ("launch", "sanity", "correctness", "performance", "profile")
 GATE_MODULES = {
     "build": ("ladder.gates.build", "ladder.collect.build", None, ("kernels/standalone_main.cu",)),
     "launch": ("ladder.gates.launch", "ladder.collect.launch", "ladder.gpu.launch", ()),
-    "sanity": ("ladder.gates.sanity", "ladder.collect.sanity", "ladder.gpu.sanity", ()),
+    "sanity": ("ladder.gates.sanity", "ladder.collect.sanity", "ladder.gpu.sanity", ("ladder/gpu/producer.cu",)),
     "correctness": ("ladder.gates.correctness", "ladder.collect.correctness", "ladder.gpu.correctness", ()),
     "performance": ("ladder.gates.performance", "ladder.collect.performance", "ladder.gpu.performance",
-                    ("ladder/gpu/blocker.cu",)),
+                    ("ladder/gpu/blocker.cu", "ladder/gpu/producer.cu")),
     "profile": ("ladder.gates.profile", "ladder.collect.profile", None, ()),
 }
 assert tuple(GATE_MODULES) == GATES

@@ -73,7 +73,7 @@ def _perf_tables(device, spec):
         lines += ["| target | workload | against | met | detail |", "|---|---|---|---|---|"]
         for t in d["targets"]:
             tgt = {k: v for k, v in t["target"].items() if v is not None and k != "workloads"}
-            lines.append(f"| {tgt} | {t['workload']} | {t['vs']} | {'yes' if t['met'] else '**no**'} | {t['why']} |")
+            lines.append(f"| {tgt} | {t['workload']} | {t['vs'] or 'its own figure'} | {'yes' if t['met'] else '**no**'} | {t['why']} |")
         lines.append("")
     if d.get("sweep"):
         names = [w["name"] for w in d["workloads"]]

@@ -15,13 +15,11 @@ import yaml
 from .errors import SpecError
 from .layout import FLOOR
 from .schema import REQUIRED, Bool, Dict, Float, Int, Invalid, List, Map, Scalar, Str
+from .vocab import DTYPES, HEAD_DIMS, LAYOUTS
 
-DTYPES = ("fp16", "bf16")
-HEAD_DIMS = (64, 128)
 SDPA_BASELINES = ("sdpa_flash", "sdpa_cudnn", "sdpa_efficient", "sdpa_math")
 SDPA_CHOSEN = ("sdpa_best", "sdpa_default")
 GATES = ("build", "launch", "sanity", "correctness", "performance", "profile")
-LAYOUTS = ("contiguous", "bshd", "padded")
 VALUE_KINDS = ("normal", "large_logits", "sink", "all_negative", "v_offset", "heavy_tail", "wide_range")
 SANITIZERS = ("memcheck", "racecheck", "synccheck", "initcheck")
 
@@ -63,18 +61,21 @@ def workload_name(w):
     return f"B{w['B']}_H{w['H']}_{s}_D{w['D']}_{w['dtype']}" + ("_causal" if w["causal"] else "")
 
 
-def shape_label(s):
-    """Short human form of a shape, for reasons and logs."""
-    label = f"B{s['B']} H{s['H']} S_q{s['S_q']} S_k{s['S_k']} D{s['D']}"
-    if "dtype" in s:
-        label += f" {s['dtype']}" + (" causal" if s["causal"] else "")
-    return label
+# Target kinds. Against another kernel timed in the same run (vs): its time ratio, speedup or
+# verdict from the event samples, or the ratio of CUDA-graph per-call times. The candidate's own
+# figure (no vs): TFLOP/s from the event samples, or the CUDA-graph per-call time.
+COMPARED_TARGETS = ("max_ratio", "min_speedup", "verdict", "max_graph_ratio")
+OWN_TARGETS = ("min_tflops", "max_graph_us")
 
 
 def _target_post(m, key):
-    kinds = [k for k in ("max_ratio", "min_speedup", "verdict") if m[k] is not None]
+    kinds = [k for k in COMPARED_TARGETS + OWN_TARGETS if m[k] is not None]
     if len(kinds) != 1:
-        raise Invalid(key, "give exactly one of max_ratio, min_speedup, verdict")
+        raise Invalid(key, f"give exactly one of {', '.join(COMPARED_TARGETS + OWN_TARGETS)}")
+    if kinds[0] in OWN_TARGETS and m["vs"] is not None:
+        raise Invalid(key, f"{kinds[0]} is the candidate's own figure: drop vs ({m['vs']!r})")
+    if kinds[0] in COMPARED_TARGETS and m["vs"] is None:
+        raise Invalid(key, f"{kinds[0]} compares the candidate with another kernel: name it in vs")
     return m
 
 
@@ -185,11 +186,14 @@ SCHEMA = Map({
         "baselines": List(Str(choices=SDPA_BASELINES), default=["sdpa_flash", "sdpa_cudnn", "sdpa_efficient"],
                           unique=True),
         "targets": List(Map({
-            "vs": Str(),
+            "vs": Str(default=None, doc="the kernel compared with: an SDPA baseline or another phase"),
             "workloads": List(Str(), default=None),
             "max_ratio": Float(default=None, min=0.0),
             "min_speedup": Float(default=None, min=0.0),
             "verdict": Str(default=None, choices=("faster", "not_slower", "same")),
+            "max_graph_ratio": Float(default=None, min=0.0, doc="graph per-call time over vs's, at most"),
+            "min_tflops": Float(default=None, min=0.0, doc="the candidate's TFLOP/s, at least"),
+            "max_graph_us": Float(default=None, min=0.0, doc="the candidate's graph per-call time (us), at most"),
         }, post=_target_post), default=[]),
         "timing": Map({
             "warmup_s": Float(default=0.2, min=0.0),
@@ -203,7 +207,7 @@ SCHEMA = Map({
             "input_sets": Int(default=4, min=2),
             "rechecks": Int(default=3, min=1, doc="timed outputs re-checked per workload and process"),
             "recheck_k": Float(default=2.0, min=1.0),
-            "graph_calls": Int(default=20, min=1, doc="at most this many calls per graph (~2 ms of work)"),
+            "graph_calls": Int(default=200, min=1, doc="at most this many calls per graph (~2 ms of work)"),
             "leak_ratio": Float(default=1.3, min=1.0),
             "determinism_repeats": Int(default=2, min=1),
             "seed": Int(default=0, min=0),
@@ -260,7 +264,7 @@ class Spec:
     def compared_phases(self):
         """Other phases the performance gate times (targets that name a phase)."""
         return sorted({t["vs"] for t in self.data["performance"]["targets"]
-                       if t["vs"] not in SDPA_BASELINES + SDPA_CHOSEN})
+                       if t["vs"] is not None and t["vs"] not in SDPA_BASELINES + SDPA_CHOSEN})
 
 
 def _yaml_line(text, key):
@@ -397,7 +401,7 @@ def _resolve(spec, text):
             fail("performance.also_time", f"no build config named {name!r}; have {names}")
     for i, t in enumerate(perf["targets"]):
         vs = t["vs"]
-        known = vs in SDPA_BASELINES + SDPA_CHOSEN
+        known = vs is None or vs in SDPA_BASELINES + SDPA_CHOSEN
         if not known and (vs == spec.name or not (spec.dir.parent / vs / "gate.yaml").is_file()):
             fail(f"performance.targets[{i}].vs",
                  f"{vs!r} is neither an SDPA baseline ({', '.join(SDPA_BASELINES + SDPA_CHOSEN)}) "

@@ -26,6 +26,10 @@
 - Verdict. UNRESOLVED when the bootstrap interval's half-width exceeds m/2 (the workload hit its
   caps first); else, on the reproduction interval, FASTER when it lies wholly below -m, SLOWER
   when above +m, SAME when within [-m, +m], AMBIGUOUS otherwise.
+- Figures with one number per process (TFLOP/s, CUDA-graph per-call times and their ratios,
+  which targets can bound): their reproduction interval is the range of the per-process values
+  widened by d on each side (spread_interval); a target holds when all of it is on the
+  target's side.
 - Stopping, within a process: every pair's normal-approximation half-width of the median of L,
   1.96 * 1.2533 * (IQR / 1.349) / sqrt(n), at most m/2 of the process's own margin estimate."""
 import math
@@ -99,6 +103,15 @@ def margin(min_margin, aa_interval, between, drift=INVOCATION_DRIFT):
 
 def reproduction_interval(lo, hi, drift=INVOCATION_DRIFT):
     return lo - drift, hi + drift
+
+
+def spread_interval(per_process, drift=INVOCATION_DRIFT):
+    """The reproduction interval of a figure a kernel has on its own (a time, TFLOP/s) or of a
+    ratio read from one number per process (graph per-call times): the range of the
+    per-process values, widened by the invocation drift on each side as ratio intervals are.
+    Absolute figures also move with the GPU's clocks between invocations; the reproduce run
+    (ladder/reproduce.py) checks whether targets on them hold on a re-run."""
+    return min(per_process) * math.exp(-drift), max(per_process) * math.exp(drift)
 
 
 def verdict(lo, hi, m, drift=INVOCATION_DRIFT):

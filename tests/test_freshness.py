@@ -105,3 +105,15 @@ def test_a_gate_is_refused_when_the_gate_before_is_stale(evidenced):
     finally:
         kernel.write_text(old)
     assert "refused" in r.stdout and "sanity evidence is stale" in r.stdout, r.stdout + r.stderr
+
+
+def test_the_spec_schema_is_hashed_only_by_the_gates_that_read_targets():
+    # A new performance-target kind edits ladder/spec.py: that must stale performance evidence
+    # (and what restates it), not the launch, sanity and correctness evidence of every phase and
+    # control, which read only the shared words of ladder/vocab.py.
+    from ladder.freshness import harness_files
+    for gate in ("launch", "sanity", "correctness"):
+        files = harness_files(gate)
+        assert "ladder/spec.py" not in files and "ladder/vocab.py" in files, gate
+    assert "ladder/spec.py" in harness_files("performance")
+    assert "ladder/gpu/producer.cu" in harness_files("sanity") and "ladder/gpu/producer.cu" in harness_files("performance")

@@ -70,7 +70,10 @@ def test_the_blocking_kernel_holds_the_stream_until_released():
     import torch
     from ladder.gpu.timing import Blocker
     from ladder.toolchain.helpers import shared_library
+    # Both built first: construction launches a hold (the module's lazy load; without it the
+    # first hold of a process returned only when it timed out) and synchronises.
     blocker = Blocker(shared_library(PACKAGE / "gpu" / "blocker.cu"), timeout_ms=2000)
+    blocker_timeout = Blocker(shared_library(PACKAGE / "gpu" / "blocker.cu"), timeout_ms=50)
     x = torch.zeros(1, device="cuda")
     epoch = blocker.hold()
     x.add_(1)
@@ -81,12 +84,39 @@ def test_the_blocking_kernel_holds_the_stream_until_released():
     blocker.release(epoch)
     torch.cuda.synchronize()
     assert x.item() == 1 and not blocker.timed_out(epoch)
-    epoch = blocker.hold()  # never released: times out and says so
-    blocker_timeout = Blocker(shared_library(PACKAGE / "gpu" / "blocker.cu"), timeout_ms=50)
-    e2 = blocker_timeout.hold()
-    blocker.release(epoch)
+    e2 = blocker_timeout.hold()  # never released: times out and says so
     torch.cuda.synchronize()
     assert blocker_timeout.timed_out(e2)
+
+
+def test_the_pdl_check_sees_a_kernel_that_reads_before_it_waits(phase_a_lib):
+    # The producer lets the next kernel start at once and writes its inputs after a spin: a
+    # kernel launched with PDL and no griddepcontrol.wait computes on the old inputs at every
+    # size, the seed's and a timed d=128 one; a kernel launched the ordinary way is ordered.
+    import torch
+    from ladder.gpu.inputs import make_qkv, poisoned_like
+    from ladder.gpu.kernel import Kernel
+    from ladder.gpu.pdl import Producer, launch_behind_producer
+    from ladder.toolchain.helpers import shared_library
+    spec = load_spec(ROOT / "tests" / "controls" / "pdl_no_wait")
+    run_ninja(spec, spec.config(), 600)
+    no_wait, plain = Kernel(artifacts(spec, spec.config()["name"])["lib"]), Kernel(phase_a_lib)
+    producer = Producer(shared_library(PACKAGE / "gpu" / "producer.cu"))
+
+    def differs(kernel, shape):
+        q, k, v = make_qkv(shape, seed=1, layout="bshd")
+        new = make_qkv(shape, seed=2, layout="bshd")
+        expected = poisoned_like(q)
+        kernel(*new, expected)
+        o = poisoned_like(q)
+        launch_behind_producer(producer, (q, k, v), new, lambda: kernel(q, k, v, o))
+        assert all(torch.equal(a, b) for a, b in zip((q, k, v), new))  # the producer did write them
+        return int((o.view(torch.int16) != expected.view(torch.int16)).sum())
+
+    for shape in ({"B": 1, "H": 8, "S_q": 512, "S_k": 512, "D": 64, "dtype": "fp16", "causal": False},
+                  {"B": 2, "H": 16, "S_q": 2048, "S_k": 2048, "D": 128, "dtype": "bf16", "causal": False}):
+        assert differs(no_wait, shape) > 0, shape
+    assert differs(plain, {"B": 1, "H": 8, "S_q": 512, "S_k": 512, "D": 64, "dtype": "fp16", "causal": False}) == 0
 
 
 def test_floor_launch_shapes_pass_on_phase_a(phase_a_lib):

@@ -55,3 +55,11 @@ def test_skip_without_an_earlier_finding_is_a_failure():
     runs[-1] = {"shape": shape, "skipped_after": runs[0]["shape"]}
     d = sanity.derive(raw, inputs)
     assert d["status"] == "fail" and "skipped with no earlier finding" in d["reason"]
+
+
+def test_an_output_that_does_not_follow_a_pdl_producer_fails():
+    inputs, raw = _inputs_and_raw()
+    figures = next(iter(raw["configs"].values()))["child"]["result"]["shapes"][0]["figures"]
+    figures["pdl_producer"] = {"mismatches": 120, "unwritten": 0}
+    d = sanity.derive(raw, inputs)
+    assert d["status"] == "fail" and "programmatic dependent launch" in d["reason"]

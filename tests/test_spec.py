@@ -126,6 +126,23 @@ def test_targets_must_name_a_baseline_or_phase(tmp_path):
     assert "performance.targets[0].vs" in _error(tmp_path, text)
 
 
+def test_a_target_on_the_candidates_own_figure_names_no_kernel_and_a_comparison_names_one(tmp_path):
+    base = _valid_text() + "  targets:\n"
+    msg = _error(tmp_path, base + "    - {vs: sdpa_cudnn, min_tflops: 600}\n")
+    assert "performance.targets[0]" in msg and "own figure" in msg and "drop vs" in msg
+    (tmp_path / "phase_x").rename(tmp_path / "old1")
+    msg = _error(tmp_path, base + "    - {max_graph_ratio: 0.6}\n")
+    assert "performance.targets[0]" in msg and "name it in vs" in msg
+    (tmp_path / "phase_x").rename(tmp_path / "old2")
+    msg = _error(tmp_path, base + "    - {max_graph_us: 4.7, min_tflops: 600}\n")
+    assert "exactly one of" in msg and "max_graph_us" in msg
+    (tmp_path / "phase_x").rename(tmp_path / "old3")
+    spec = load_spec(_broken(tmp_path, base + "    - {workloads: [seed], max_graph_us: 4.7}\n"
+                                              "    - {vs: sdpa_cudnn, workloads: [seed], max_graph_ratio: 0.6}\n"))
+    assert [t["vs"] for t in spec.data["performance"]["targets"]] == [None, "sdpa_cudnn"]
+    assert spec.compared_phases == []
+
+
 def test_sweep_axes_make_one_config_each(tmp_path):
     text = _valid_text().replace("  assert:", "  sweep:\n    defines: {NUM_WARPS: 4}\n    axes: {ROWS_PER_WARP: [4, 8], X: [1, 2]}\n  assert:", 1)
     spec = load_spec(_broken(tmp_path, text))

@@ -128,6 +128,70 @@ def test_the_physical_floor_applies_to_events_and_graphs_and_fails_closed():
     assert any("no known peak" in p for p in a["problems"])
 
 
+def test_an_output_that_does_not_follow_a_pdl_producer_fails_the_workload():
+    procs = _procs({"k": 20.0, "k~aa": 20.0})
+    assert not analyze("w", procs, "k", PEAKS, {}, TIMING)["problems"]
+    procs[1]["pdl_mismatches"] = 7
+    problems = analyze("w", procs, "k", PEAKS, {}, TIMING)["problems"]
+    assert len(problems) == 1 and "programmatic dependent launch" in problems[0] and "7 element" in problems[0]
+
+
+def _graph_procs(cand_us, cudnn_us, leak=None):
+    rng = np.random.default_rng(7)
+    procs = []
+    for c, b in zip(cand_us, cudnn_us):
+        pr = perf_process(SEED_W, {"k": 20.0, "k~aa": 20.0, "sdpa_cudnn": 40.0}, 40, rng, leak=leak)
+        pr["graph_us"].update(k=c, sdpa_cudnn=b)
+        procs.append(pr)
+    return procs
+
+
+def _own_rows(procs, targets):
+    a = analyze("w", procs, "k", PEAKS, {}, TIMING)
+    full = [dict({"vs": None, "workloads": None, "max_ratio": None, "min_speedup": None, "verdict": None,
+                  "max_graph_ratio": None, "min_tflops": None, "max_graph_us": None}, **t) for t in targets]
+    return target_rows(full, [a], "k", {"w": [p["graph_us"] for p in procs]})
+
+
+def test_graph_time_targets_read_every_process_widened_by_the_drift():
+    d = math.exp(stats.INVOCATION_DRIFT)
+    # Per-process graph times 4.5-4.6 us: the interval's top, 4.6 x 1.0125 = 4.66, is under 4.7.
+    rows = _own_rows(_graph_procs([4.5, 4.55, 4.6], [9.0, 9.0, 9.0]), [{"max_graph_us": 4.7}])
+    assert rows[0]["met"] and rows[0]["vs"] is None and f"{4.6 * d:.2f}" in rows[0]["why"]
+    # One slow process is enough to miss it, though the median (4.55) is under the bound.
+    rows = _own_rows(_graph_procs([4.5, 4.55, 4.8], [9.0, 9.0, 9.0]), [{"max_graph_us": 4.7}])
+    assert not rows[0]["met"]
+    # Within the drift of the bound is not met either.
+    rows = _own_rows(_graph_procs([4.66, 4.66, 4.66], [9.0, 9.0, 9.0]), [{"max_graph_us": 4.7}])
+    assert not rows[0]["met"]
+    # The ratio to another kernel pairs each process's own two figures.
+    rows = _own_rows(_graph_procs([5.0, 5.5, 5.2], [9.5, 10.0, 9.6]), [{"vs": "sdpa_cudnn", "max_graph_ratio": 0.6}])
+    assert rows[0]["met"] and rows[0]["vs"] == "sdpa_cudnn"
+    rows = _own_rows(_graph_procs([5.0, 5.95, 5.2], [9.5, 10.0, 9.6]), [{"vs": "sdpa_cudnn", "max_graph_ratio": 0.6}])
+    assert not rows[0]["met"]                       # 0.595 x 1.0125 > 0.6: within the drift
+
+
+def test_graph_targets_are_not_withheld_by_an_event_leak_and_need_graph_figures():
+    # Host cost in the candidate's event window withholds its verdicts, not its graph figures.
+    procs = _graph_procs([5.0, 5.0, 5.0], [10.0, 10.0, 10.0], leak={"k": 20.0})
+    rows = _own_rows(procs, [{"max_graph_us": 5.2}, {"vs": "sdpa_cudnn", "max_graph_ratio": 0.6},
+                             {"vs": "sdpa_cudnn", "min_speedup": 0.1}])
+    assert [r["met"] for r in rows] == [True, True, False] and rows[2]["why"].startswith("no verdict")
+    for p in procs:
+        p["graph_us"] = {}
+    rows = _own_rows(procs, [{"max_graph_us": 5.2}, {"vs": "sdpa_cudnn", "max_graph_ratio": 0.6}])
+    assert not any(r["met"] for r in rows) and all("no CUDA-graph" in r["why"] for r in rows)
+
+
+def test_a_tflops_target_reads_the_slowest_process():
+    procs = _graph_procs([5.0] * 3, [9.0] * 3)
+    flops = 4 * 1 * 8 * 512 * 512 * 64
+    per = [flops / (float(np.median([r[0] for r in p["us"]])) * 1e-6) / 1e12 for p in procs]
+    lo = min(per) / math.exp(stats.INVOCATION_DRIFT)
+    assert _own_rows(procs, [{"min_tflops": lo * 0.999}])[0]["met"]
+    assert not _own_rows(procs, [{"min_tflops": lo * 1.001}])[0]["met"]
+
+
 def test_targets_need_the_whole_reproduction_interval():
     comp = {"ratio": 0.9, "ci": [0.86, 0.95], "reproduction_ci": [0.85, 0.96], "verdict": "FASTER"}
     from ladder.gates.performance import target_met

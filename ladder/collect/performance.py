@@ -38,7 +38,8 @@ def collect(job):
     timing = section["timing"]
     passing = [c["name"] for c in job.configs]
     blocker = str(shared_library(PACKAGE / "gpu" / "blocker.cu"))
-    base = {"workloads": section["workloads"], "timing": timing, "blocker_lib": blocker}
+    base = {"workloads": section["workloads"], "timing": timing, "blocker_lib": blocker,
+            "producer_lib": str(shared_library(PACKAGE / "gpu" / "producer.cu"))}
     raw = {"pilot": None, "pilot_candidates": None, "failures": [], "processes": []}
 
     def child(orders, what):
@@ -67,7 +68,7 @@ def collect(job):
         other = load_spec(spec.dir.parent / name)
         kernels[name] = _lib(other, phase_config(other, job.device))
     baselines = list(dict.fromkeys(section["baselines"] + [t["vs"] for t in section["targets"]
-                                                           if t["vs"].startswith("sdpa_") and t["vs"] not in
+                                                           if (t["vs"] or "").startswith("sdpa_") and t["vs"] not in
                                                            ("sdpa_best", "sdpa_default")]))
     orders = {"kernels": kernels, "candidate": spec.name, "baselines": baselines}
     raw.update(candidate=spec.name, winner_config=winner, kernels=list(kernels),

@@ -4,6 +4,7 @@ shapes, where torch is not in the way and reads past a tensor's exact end are se
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from ..toolchain.helpers import shared_library
 from ..toolchain.ninja_build import artifacts
 from ..tools import find
 from ..watchdog import run_watched
@@ -21,8 +22,10 @@ def sanitizer_command(tool, driver, shape):
 
 
 def collect(job):
+    from ..layout import PACKAGE
     section = job.inputs["section"]
-    children = run_configs(job, "sanity", section["timeout_s"])
+    producer = str(shared_library(PACKAGE / "gpu" / "producer.cu"))
+    children = run_configs(job, "sanity", section["timeout_s"], extra={"producer_lib": producer})
     san = section["sanitizer"]
 
     def runs(config):

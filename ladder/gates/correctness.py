@@ -4,7 +4,7 @@ max error on the same inputs and the error of rounding the exact answer to the d
 for where SDPA happens to be exact), every output element was written, nothing outside the
 views changed, and the log-sum-exp is within lse_atol + lse_rtol x |lse|."""
 from .. import cases
-from ..spec import shape_label
+from ..vocab import shape_label
 from . import by_config, child_failure, special
 
 # One row per trial, these fields in this order (compact: thousands of trials per config).

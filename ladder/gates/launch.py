@@ -1,7 +1,7 @@
 """Gate 2, launch: every configuration ran the launch shapes in its own watched child. A fault
 (illegal address, misaligned access), a refusal (an error code) or a hang is that
 configuration's failure, with the CUDA error text."""
-from ..spec import shape_label
+from ..vocab import shape_label
 from . import by_config, child_failure, special
 
 

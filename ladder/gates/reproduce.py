@@ -27,9 +27,9 @@ DRIFT_QUANTILE = 95
 
 def table(perf_derived):
     """A performance record's verdicts and log ratios ("workload / kernel") and targets met
-    ("vs i on workload")."""
+    ("vs i on workload"; "own i on workload" for a bound on the candidate's own figure)."""
     comps = {f"{w['name']} / {n}": c for w in perf_derived.get("workloads", []) for n, c in w["comparisons"].items()}
-    targets = {f"{t['target']['vs']} {i} on {t['workload']}": t["met"]
+    targets = {f"{t['target'].get('vs') or 'own'} {i} on {t['workload']}": t["met"]
                for i, t in enumerate(perf_derived.get("targets", []))}
     return {"verdicts": {k: c["verdict"] for k, c in comps.items()},
             "log_ratios": {k: c["log_ratio"] for k, c in comps.items()}, "targets": targets}

@@ -2,7 +2,7 @@
 and compute-sanitizer's output on the standalone driver into problems. Any problem fails the
 configuration."""
 from .. import parsers
-from ..spec import shape_label
+from ..vocab import shape_label
 from . import by_config, child_failure, special
 
 MAX_UNCHANGED = 0.5     # more of the output unchanged after new inputs than this: cached by address
@@ -30,6 +30,11 @@ def shape_problems(f):
         p.append(f"on a non-blocking side stream the output does not follow inputs written on that stream just "
                  f"before the call ({side['mismatches']} elements differ, {side['incomplete']} incomplete): work "
                  f"not ordered on the caller's stream")
+    pdl = f.get("pdl_producer")  # absent only in records made before the check existed (stale)
+    if pdl and (pdl["mismatches"] or pdl["unwritten"]):
+        p.append(f"behind a kernel that lets it start early (programmatic dependent launch) and writes its inputs "
+                 f"after a spin, the output does not follow those inputs ({pdl['mismatches']} elements differ, "
+                 f"{pdl['unwritten']} never written): inputs read before griddepcontrol.wait")
     if f["fraction_unchanged_after_new_inputs"] > MAX_UNCHANGED:
         p.append(f"{f['fraction_unchanged_after_new_inputs']:.0%} of the output unchanged after new inputs were "
                  "written in place (results cached by address?)")

@@ -8,6 +8,7 @@ import torch
 from ..gates.performance import AA
 from .inputs import make_qkv
 from .kernel import Kernel
+from .pdl import Producer, launch_behind_producer
 from .reference import default_backend, reference, sdpa, sdpa_error_baseline
 from .timing import Blocker, Clock, L2Flusher, ceilings, graph_per_call_us, measure
 
@@ -20,7 +21,7 @@ def _bits(x):
     return x.view(torch.int16)
 
 
-def workload(w, wi, orders, kernels, flusher, blocker, clock):
+def workload(w, wi, orders, kernels, flusher, blocker, clock, producer=None):
     timing = orders["timing"]
     p, pilot = orders["process"], orders.get("pilot", False)
     candidate = orders["candidate"]
@@ -79,10 +80,10 @@ def workload(w, wi, orders, kernels, flusher, blocker, clock):
     # the leak check compares the two. The physical floor applies to graph times too.
     med = float(np.median([r[raw["names"].index(candidate)] for r in raw["us"]]))
     calls = max(1, min(timing["graph_calls"], int(2000 / max(med, 1e-3))))
-    flush_us, _ = graph_per_call_us(flusher, calls)
+    flush_us, _ = graph_per_call_us(flusher, calls, blocker)
     raw.update(graph_calls=calls, graph_us={}, graph_cold_us={}, graph_flush_us=flush_us)
     for n, f in fns.items():
-        t, g = graph_per_call_us(lambda f=f: f(0), calls)
+        t, g = graph_per_call_us(lambda f=f: f(0), calls, blocker)
         raw["graph_us"][n] = t
         if n == candidate:
             _bits(outs[candidate][0]).fill_(0x7E01)
@@ -90,8 +91,21 @@ def workload(w, wi, orders, kernels, flusher, blocker, clock):
             torch.cuda.synchronize()
             raw["graph_output_mismatches"] = int((_bits(outs[candidate][0]) != _bits(first)).sum())
         del g
-        cold, _ = graph_per_call_us(lambda f=f: (flusher(), f(0)), calls)
+        cold, _ = graph_per_call_us(lambda f=f: (flusher(), f(0)), calls, blocker)
         raw["graph_cold_us"][n] = cold - flush_us
+    # Behind a kernel that lets it start early (programmatic dependent launch) and writes set 0's
+    # inputs after a spin, over set 1's values: the output must be `first` (ladder/gpu/pdl.py).
+    # A kernel that skips griddepcontrol.wait also overlaps its own previous call in the graph
+    # replays above, which would flatter the graph times that targets read.
+    if producer is None:
+        raise RuntimeError("the orders name no PDL producer library (producer_lib)")
+    values = [t.clone() for t in sets[0]]
+    for t, x in zip(sets[0], sets[1]):
+        t.copy_(x)
+    o = outs[candidate][0]
+    _bits(o).fill_(0x7E01)
+    launch_behind_producer(producer, sets[0], values, lambda: fns[candidate](0))
+    raw["pdl_mismatches"] = int((_bits(o) != _bits(first)).sum())
     del sets, outs, lses
     torch.cuda.empty_cache()
     return raw
@@ -103,11 +117,12 @@ def run(orders):
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
     flusher = L2Flusher(l2)
     blocker = Blocker(orders["blocker_lib"], orders["timing"]["blocker_timeout_ms"])
+    producer = Producer(orders["producer_lib"]) if orders.get("producer_lib") else None
     out = {"ceilings": ceilings() if orders.get("ceilings") else {}, "l2_bytes": l2, "workloads": []}
     for wi, w in enumerate(orders["workloads"]):
         if w is None:  # this process is not asked to time this workload again
             out["workloads"].append(None)
             continue
         _log(f"process {orders['process']}: workload {w['name']}")
-        out["workloads"].append(workload(w, wi, orders, kernels, flusher, blocker, clock))
+        out["workloads"].append(workload(w, wi, orders, kernels, flusher, blocker, clock, producer))
     return out

@@ -12,6 +12,9 @@ derive() in ladder/gates/sanity.py turns them into problems. On each sanity shap
   then a copy of o: the output must be the eager output for the new inputs (a kernel that
   launches on the legacy default stream or its own stream reads the old inputs), complete when
   the side stream reaches the copy;
+- behind a kernel that lets it start at once by programmatic dependent launch and writes its
+  inputs only after a spin (ladder/gpu/pdl.py): the output must be the one for those inputs (a
+  kernel launched with PDL that reads before griddepcontrol.wait computes on the old ones);
 - (last) captured into a CUDA graph, inputs rewritten in place, replayed: the output must follow
   the new inputs bit for bit;
 Last (it may fault): views whose rows are not 16-byte aligned, which the ABI lets a kernel
@@ -20,6 +23,7 @@ import torch
 
 from .inputs import POISON, make_qkv, poisoned_like, poisoned_lse, unwritten
 from .kernel import Kernel, KernelError
+from .pdl import Producer, launch_behind_producer
 from .reference import reference, sdpa_error_baseline
 
 SPIN_CYCLES = 40_000_000  # ~20 ms at H100 clocks: far longer than any host enqueue
@@ -48,7 +52,7 @@ def _fresh(shape, seed, like):
     return [x.to(t.dtype) for x, t in zip((q, k, v), like)]
 
 
-def check_shape(kernel, shape, seed, repeats):
+def check_shape(kernel, producer, shape, seed, repeats):
     f = {}
     causal = shape["causal"]
     q, k, v = make_qkv(shape, seed, layout="bshd" if seed % 2 else "contiguous")
@@ -81,6 +85,13 @@ def check_shape(kernel, shape, seed, repeats):
         snap_side = o_side.clone()
     torch.cuda.synchronize()
     f["side_stream"] = {"mismatches": _mismatch(o_side, expected), "incomplete": _mismatch(snap_side, o_side)}
+
+    # Behind a producer that lets the call start early (PDL), the new inputs written after a spin.
+    for t, x in zip((q, k, v), originals):
+        t.copy_(x)
+    o_pdl = poisoned_like(q)
+    launch_behind_producer(producer, (q, k, v), new, lambda: kernel(q, k, v, o_pdl, causal=causal))
+    f["pdl_producer"] = {"mismatches": _mismatch(o_pdl, expected), "unwritten": int(unwritten(o_pdl).sum())}
 
     # New values at the same addresses: a kernel that caches by pointer returns the old output.
     o_new, _, _ = _call(kernel, q, k, v, causal)
@@ -158,10 +169,12 @@ def misaligned(kernel, shape, seed, k_factor):
 def run(orders):
     section = orders["section"]
     kernel = Kernel(orders["lib"])
+    producer = Producer(orders["producer_lib"])
     rows = []
     for i, shape in enumerate(section["shapes"]):
         try:
-            rows.append({"shape": shape, "figures": check_shape(kernel, shape, seed=2000 + i, repeats=section["repeats"])})
+            rows.append({"shape": shape, "figures": check_shape(kernel, producer, shape, seed=2000 + i,
+                                                                repeats=section["repeats"])})
         except Exception as e:
             rows.append({"shape": shape, "error": f"{type(e).__name__}: {(str(e).strip().splitlines() or [''])[0]}"})
             return {"shapes": rows, "misaligned": []}

@@ -31,6 +31,9 @@
 //   CONTROL_MAX_INIT                    the running max before any key (-INFINITY)
 //   CONTROL_RUNNING_MAX(m_old, tile)    the new running max (fmaxf(m_old, tile))
 //   CONTROL_LSUM_STORE(p, x)            the row-sum partial as stored after each update ((x))
+//   CONTROL_LAUNCH_PDL                  1: launched with programmatic stream serialisation, so it
+//                                       may start before the previous kernel on the stream ends;
+//                                       this kernel never executes griddepcontrol.wait (0)
 //   CONTROL_CUSTOM_ENTRY                defined: the control writes attn_fwd itself, using
 //                                       control::supported() and control::launch()
 // q_head / k_head are `const T*` at row 0 of the block's (b, h); T is __half or __nv_bfloat16.
@@ -97,6 +100,9 @@
 #endif
 #ifndef CONTROL_SMEM_BYTES
 #define CONTROL_SMEM_BYTES(D) (::control::Layout<D>::bytes)
+#endif
+#ifndef CONTROL_LAUNCH_PDL
+#define CONTROL_LAUNCH_PDL 0
 #endif
 
 namespace control {
@@ -293,8 +299,22 @@ template <typename T, int D> int launch_typed(const AttnParams& p, cudaStream_t 
   }
   const int64_t blocks = int64_t(p.B) * p.H * attn::ceil_div(p.S_q, kBlockM);
   if (blocks > INT32_MAX) return cudaErrorInvalidValue;
+#if CONTROL_LAUNCH_PDL
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = dim3(unsigned(blocks));
+  cfg.blockDim = dim3(kThreads);
+  cfg.dynamicSmemBytes = size_t(smem);
+  cfg.stream = stream;
+  cudaLaunchAttribute attr;
+  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr.val.programmaticStreamSerializationAllowed = 1;
+  cfg.attrs = &attr;
+  cfg.numAttrs = 1;
+  return cudaLaunchKernelEx(&cfg, attention<T, D>, p);
+#else
   attention<T, D><<<unsigned(blocks), kThreads, smem, stream>>>(p);
   return cudaGetLastError();
+#endif
 }
 
 // What this kernel supports: valid parameters, D 64 or 128, and every row 16-byte aligned (the

@@ -33,8 +33,14 @@ def residue_cases(residues):
     qs = list(ks)
     random.Random(residues["seed"] + 1).shuffle(qs)
     return [{"B": 1 + i % 2, "H": 1 + i % 3, "S_q": sq, "S_k": sk, "D": (64, 128)[i % 2], "trials": 1,
-             "huge_batch_stride": False, "residue": True}
+             "huge_stride": None, "residue": True}
             for i, (sq, sk) in enumerate(zip(qs, ks))]
+
+
+def huge_stride(case):
+    """Which stride of the case's views is above 2^31 elements (batch, head, seq), or None.
+    Records made before huge_stride said it as huge_batch_stride: true."""
+    return case.get("huge_stride") or ("batch" if case.get("huge_batch_stride") else None)
 
 
 def groups(section):
@@ -60,8 +66,9 @@ def trial_plan(section, ci, case, dtype, causal, t):
     for name in TENSORS:
         combo, i = divmod(combo, len(section["layouts"]))
         layouts[name] = section["layouts"][i]
-    if case.get("huge_batch_stride"):
-        layouts = {name: "huge_batch_stride" for name in TENSORS}
+    huge = huge_stride(case)
+    if huge:
+        layouts = {name: f"huge_{huge}_stride" for name in TENSORS}
     scale = case["D"] ** -0.5
     if t % section["scale_every"] == section["scale_every"] - 1:
         lo, hi = section["scale_range"][:2]

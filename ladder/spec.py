@@ -33,6 +33,12 @@ def _shape_post(with_name):
             m["S_q"] = m["S_k"] = s
         elif m["S_q"] is None or m["S_k"] is None:
             raise Invalid(key, "missing sequence length: give S, or S_q and S_k")
+        huge = m.get("huge_stride")
+        if huge is not None:
+            before = {"batch": [], "head": ["B"], "seq": ["B", "H"]}[huge]
+            if any(m[d] != 1 for d in before):
+                raise Invalid(key, f"huge_stride: {huge} needs {' and '.join(before)} = 1 (the views place "
+                                   "the dimensions before the huge stride inside one region)")
         if with_name and m.get("name") is None:
             m["name"] = workload_name(m)
         return m
@@ -52,7 +58,9 @@ def shape_node(with_dtype=True, with_name=False, case=False, default=REQUIRED):
         fields["name"] = Str(default=None, pattern=r"[A-Za-z0-9_.-]+")
     if case:
         fields["trials"] = Int(default=None, min=1, doc="trials of this case; default the section's")
-        fields["huge_batch_stride"] = Bool(default=False, doc="views with a batch stride above 2^31 elements")
+        fields["huge_stride"] = Str(default=None, choices=["batch", "head", "seq"],
+                                    doc="views whose batch, head or row stride is above 2^31 elements (the "
+                                        "dimensions before it must have size 1)")
     return Map(fields, default=default, post=_shape_post(with_name))
 
 
@@ -111,6 +119,9 @@ FLOOR_SCHEMA = Map({
         "k": Float(min=1.0),
         "lse_atol": Float(min=0.0),
         "lse_rtol": Float(min=0.0),
+        "bias_floor": Float(min=0.0, doc="output gain (units of u) allowed whatever SDPA's"),
+        "bias_k": Float(min=1.0, doc="output gain allowed, as a multiple of SDPA's own"),
+        "bias_z": Float(min=1.0, doc="standard errors of the gain added to the bound"),
         "dtypes": List(Str(choices=DTYPES), min_len=1, unique=True),
         "causal": List(Bool(), min_len=1, unique=True),
         "values": List(VALUE, min_len=1),
@@ -450,7 +461,7 @@ def _merge_floor(spec, fail):
     c["lse_atol"] = at_most("correctness.lse_atol", c["lse_atol"], fc["lse_atol"])
     c["dtypes"] = superset("correctness.dtypes", c["dtypes"], fc["dtypes"])
     c["causal"] = superset("correctness.causal", c["causal"], fc["causal"])
-    for key in ("lse_rtol", "values", "layouts", "scale_every", "scale_range", "residues"):
+    for key in ("lse_rtol", "bias_floor", "bias_k", "bias_z", "values", "layouts", "scale_every", "scale_range", "residues"):
         c[key] = fc[key]
     c["cases"] = fc["cases"] + c["cases"]
 

@@ -29,7 +29,7 @@ def perf_process(workload, times, rounds, rng, noise=0.002, round_noise=0.01, gr
             "default_backend": {"backend": "sdpa_cudnn", "kernels": []}, "determinism_mismatches": 0,
             "graph_calls": 1, "graph_us": {n: times[n] * graph_ratio for n in names},
             "graph_cold_us": {n: times[n] * graph_ratio for n in names}, "graph_flush_us": 30.0,
-            "graph_output_mismatches": 0, "pdl_mismatches": 0}
+            "graph_output_mismatches": 0, "pdl_mismatches": 0, "incomplete_on_return": 0}
 
 
 def perf_raw(candidate, times, workloads, processes=3, seed=0, **kw):
@@ -71,7 +71,9 @@ def fake_raw(gate, job):
                    "inputs_changed": [], "repeat_mismatches": 0, "no_lse_mismatches": 0,
                    "side_stream": {"mismatches": 0, "incomplete": 0}, "fraction_unchanged_after_new_inputs": 0.0,
                    "graph": {"error": None, "unwritten": 0, "mismatches": 0}, "zero_query_max_err": 1e-5,
-                   "zero_query_unwritten": 0, "pdl_producer": {"mismatches": 0, "unwritten": 0}}
+                   "zero_query_unwritten": 0, "pdl_producer": {"mismatches": 0, "unwritten": 0},
+                   "single_row_changes": [{"tensor": t, "at": [0, 0, 1], "err": 1e-4, "tol": 2e-4} for t in "qkv"],
+                   "concurrent": {"mismatches": 0, "unwritten": 0, "trials": 4}}
         child = dict(ok, result={"shapes": [{"shape": s, "figures": figures} for s in section["shapes"]],
                                  "misaligned": [{"variant": "base 2 bytes off", "outcome": "refused", "error": "1"}]})
         san = {t: [{"shape": s, "returncode": 0, "timed_out": False, "output": "========= ERROR SUMMARY: 0 errors"}
@@ -79,7 +81,7 @@ def fake_raw(gate, job):
         return {"configs": {n: {"child": child, "sanitizer": san} for n in names}}
     if gate == "correctness":
         groups = [{"case": ci, "dtype": dt, "causal": c, "planned": n, "details": {},
-                   "rows": [[t, 1e-4, 1e-4, 5e-5, 1e-5, 1.0, 0, 0] for t in range(n)]}
+                   "rows": [[t, 1e-4, 1e-4, 5e-5, 1e-5, 1.0, 0, 0, 0.01, 0.005, -0.01] for t in range(n)]}
                   for ci, _, dt, c, n in cases.groups(section)]
         return {"configs": {n: dict(ok, result={"groups": groups, "stopped": None, "wall_s": 1.0}) for n in names}}
     if gate == "performance":

@@ -63,3 +63,26 @@ def test_an_output_that_does_not_follow_a_pdl_producer_fails():
     figures["pdl_producer"] = {"mismatches": 120, "unwritten": 0}
     d = sanity.derive(raw, inputs)
     assert d["status"] == "fail" and "programmatic dependent launch" in d["reason"]
+
+
+def test_a_stale_answer_after_a_single_row_change_fails():
+    inputs, raw = _inputs_and_raw()
+    figures = next(iter(raw["configs"].values()))["child"]["result"]["shapes"][0]["figures"]
+    figures["single_row_changes"][1] = {"tensor": "k", "at": [1, 2, 40], "err": 0.3, "tol": 2e-3}
+    d = sanity.derive(raw, inputs)
+    assert d["status"] == "fail" and "single-row change of k at (b,h,row)=(1, 2, 40)" in d["reason"]
+
+
+def test_concurrent_calls_that_mix_fail():
+    inputs, raw = _inputs_and_raw()
+    figures = next(iter(raw["configs"].values()))["child"]["result"]["shapes"][1]["figures"]
+    figures["concurrent"] = {"mismatches": 9000, "unwritten": 0, "trials": 4}
+    d = sanity.derive(raw, inputs)
+    assert d["status"] == "fail" and "two concurrent calls" in d["reason"]
+
+
+def test_records_made_before_the_new_checks_still_derive():
+    inputs, raw = _inputs_and_raw()
+    for row in next(iter(raw["configs"].values()))["child"]["result"]["shapes"]:
+        row["figures"].pop("single_row_changes", None), row["figures"].pop("concurrent", None)
+    assert sanity.derive(raw, inputs)["status"] == "pass"

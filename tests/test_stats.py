@@ -136,6 +136,13 @@ def test_an_output_that_does_not_follow_a_pdl_producer_fails_the_workload():
     assert len(problems) == 1 and "programmatic dependent launch" in problems[0] and "7 element" in problems[0]
 
 
+def test_an_output_still_changing_after_the_call_returned_fails_the_workload():
+    procs = _procs({"k": 20.0, "k~aa": 20.0})
+    procs[2]["incomplete_on_return"] = 4096
+    problems = analyze("w", procs, "k", PEAKS, {}, TIMING)["problems"]
+    assert len(problems) == 1 and "not complete when the caller's stream" in problems[0] and "4096" in problems[0]
+
+
 def _graph_procs(cand_us, cudnn_us, leak=None):
     rng = np.random.default_rng(7)
     procs = []

@@ -2,13 +2,20 @@
 method). A trial passes when the kernel's max error is at most k times the larger of SDPA's own
 max error on the same inputs and the error of rounding the exact answer to the dtype (a floor
 for where SDPA happens to be exact), every output element was written, nothing outside the
-views changed, and the log-sum-exp is within lse_atol + lse_rtol x |lse|."""
+views changed, the log-sum-exp is within lse_atol + lse_rtol x |lse|, and the output is not
+biased: its relative gain against the correctly rounded answer (in units of the dtype's unit
+roundoff, with its standard error; ladder/gpu/correctness.py relative_bias) is within
+max(bias_floor, bias_k x SDPA's own gain) + bias_z standard errors. A max-error bound alone lets
+through a kernel that rounds P or O toward zero: its errors all have one sign, yet each stays
+under 2x SDPA's."""
 from .. import cases
 from ..vocab import shape_label
 from . import by_config, child_failure, special
 
 # One row per trial, these fields in this order (compact: thousands of trials per config).
-ROW = ("trial", "err", "err_sdpa", "err_round", "lse_err", "lse_ref_absmax", "unwritten", "outside_changed")
+# Records made before the bias check end at outside_changed; their bias is not judged.
+ROW = ("trial", "err", "err_sdpa", "err_round", "lse_err", "lse_ref_absmax", "unwritten", "outside_changed",
+       "bias", "bias_se", "bias_sdpa")
 
 
 def judge(r, section):
@@ -24,6 +31,12 @@ def judge(r, section):
         why.append(f"{r['outside_changed']} elements outside the views changed (written past o's rows, or into inputs)")
     if not r["lse_err"] <= lse_tol:
         why.append(f"log-sum-exp error {r['lse_err']:.3g} > {lse_tol:.3g}")
+    if r.get("bias") is not None and r.get("bias_se") is not None:
+        bound = max(section["bias_floor"], section["bias_k"] * abs(r["bias_sdpa"] or 0.0)) + \
+            section["bias_z"] * r["bias_se"]
+        if not abs(r["bias"]) <= bound:
+            why.append(f"output biased: gain {r['bias']:+.3f} u against the correctly rounded answer (se "
+                       f"{r['bias_se']:.3f} u, sdpa {r['bias_sdpa'] or 0.0:+.3f} u) beyond {bound:.3f} u")
     return not why, tol, "; ".join(why)
 
 

@@ -19,8 +19,9 @@ verdict); and the guards. Host launch cost in the timed window withholds verdict
 The gate fails on an unmet or unresolved target, a time (event or graph) under the physical floor
 (and on any GPU whose peak is unknown: the floor fails closed), a re-checked timed output over
 recheck_k x SDPA's error, a graph replay that does not reproduce the eager output, an output that
-does not follow inputs written by a preceding kernel that let it start early (PDL), or repeat
-runs that differ at the workload's size. Targets read the reproduction interval, as verdicts do;
+does not follow inputs written by a preceding kernel that let it start early (PDL), an output
+not complete when the caller's stream reaches the end of the call, or repeat runs that differ at
+the workload's size. Targets read the reproduction interval, as verdicts do;
 a bound on a figure with one number per process (TFLOP/s, graph per-call time, graph ratio)
 reads the range of those numbers widened by the invocation drift (stats.spread_interval)."""
 import math
@@ -127,6 +128,11 @@ def analyze(wname, procs, candidate, peaks, ceilings, timing):
     mism = sum(p["determinism_mismatches"] for p in procs)
     if mism:
         problems.append(f"{wname}: repeat runs of {candidate} differ in {mism} element(s) at this size")
+    late = sum(p.get("incomplete_on_return") or 0 for p in procs)  # absent only in records older than the check
+    if late:
+        problems.append(f"{wname}: {candidate}'s output and log-sum-exp are not complete when the caller's stream "
+                        f"reaches the end of the call ({late} element(s) still changing): work left on another "
+                        "stream, outside the timed window")
     gmis = sum(p.get("graph_output_mismatches") or 0 for p in procs)
     if gmis:
         problems.append(f"{wname}: CUDA-graph replay of {candidate} differs from its eager output in {gmis} element(s)")

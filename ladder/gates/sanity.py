@@ -38,6 +38,15 @@ def shape_problems(f):
     if f["fraction_unchanged_after_new_inputs"] > MAX_UNCHANGED:
         p.append(f"{f['fraction_unchanged_after_new_inputs']:.0%} of the output unchanged after new inputs were "
                  "written in place (results cached by address?)")
+    for row in f.get("single_row_changes") or []:  # absent only in records made before the check (stale)
+        if not row["err"] <= row["tol"]:
+            p.append(f"after a single-row change of {row['tensor']} at (b,h,row)={tuple(row['at'])}, max error "
+                     f"{row['err']:.3g} > {row['tol']:.3g} (a cache keyed on a sample of the inputs' contents?)")
+    conc = f.get("concurrent")
+    if conc and (conc["mismatches"] or conc["unwritten"]):
+        p.append(f"two concurrent calls on two streams: {conc['mismatches']} elements differ from their eager "
+                 f"outputs, {conc['unwritten']} never written, over {conc['trials']} trials (state shared "
+                 "between calls?)")
     g = f["graph"]
     if g.get("error"):
         p.append(f"CUDA graph capture or replay failed: {g['error']}")
@@ -98,9 +107,14 @@ def derive(raw, inputs):
                     fails.append(f"compute-sanitizer {tool} at {shape_label(run['shape'])}: {line}")
         failures[name], figures[name] = fails, {"sanitizer": sanitizer, "problems": fails}
     tools = ", ".join(section["sanitizer"]["tools"])
+    # Records made before the single-row and concurrency checks keep the summary they were made with.
+    newer = any("concurrent" in row.get("figures", {}) for got in raw["configs"].values()
+                if got["child"].get("result") for row in got["child"]["result"]["shapes"])
+    caching = ("no caching (by address or by a sample of the contents), safe to run concurrently" if newer
+               else "no caching")
     out = by_config(configs, failures, lambda ok: (
         f"{len(section['shapes'])} shape(s): fully written, finite, inputs intact, stream-ordered (caller and side "
-        f"stream), repeatable, graph-replayable, no caching, zero-query exact, misaligned views refused or right; "
+        f"stream), repeatable, graph-replayable, {caching}, zero-query exact, misaligned views refused or right; "
         f"{tools} clean"))
     out["configs"] = figures
     return out

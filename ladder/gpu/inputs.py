@@ -12,8 +12,11 @@ Distributions (phases/floor.yaml names them and sets their parameters):
   heavy_tail    q, k, v Student-t with df degrees of freedom (clipped to +-1000)
   wide_range    V ~ N(0, 1) x 3e5, beyond fp16's range (bf16 only)
 Layouts: contiguous [B,H,S,D]; bshd ([B,S,H,D] storage); padded (a view into a larger buffer,
-16-byte aligned, whose padding holds NaN for inputs and a sentinel for o); huge_batch_stride
-(views of one buffer with a batch stride above 2^31 elements)."""
+16-byte aligned, whose padding holds NaN for inputs and a sentinel for o); huge_batch_stride,
+huge_head_stride, huge_seq_stride (views of one buffer whose batch, head or row stride is above
+2^31 elements, so 32-bit arithmetic on any one term of a row offset wraps)."""
+import math
+
 import torch
 
 DTYPES = {"fp16": torch.float16, "bf16": torch.bfloat16}
@@ -98,16 +101,28 @@ def place(x, layout, dtype, fill):
     return Placed(view, buf, inside)
 
 
-def place_huge(xs, dtype):
-    """q, k, v, o as views of one buffer with a batch stride of HUGE_STRIDE elements: the second
-    batch of every tensor lies more than 2^31 elements past the first. xs: fp32 q, k, v (o None)."""
+HUGE_DIMS = {"batch": 0, "head": 1, "seq": 2}
+
+
+def place_huge(xs, dtype, dim):
+    """q, k, v, o as views of one buffer whose stride along `dim` (batch, head or seq) is
+    HUGE_STRIDE elements: the second index along it lies more than 2^31 elements past the first.
+    The dims outside `dim` are packed inside each tensor's region. xs: fp32 q, k, v (o None)."""
+    axis = HUGE_DIMS[dim]
     shapes = [tuple(x.shape) for x in xs[:3]] + [tuple(xs[0].shape)]
-    regions = [((s[1] * s[2] * s[3] + 63) // 64) * 64 for s in shapes]
+    if any(n != 1 for s in shapes for n in s[:axis]):
+        raise ValueError(f"a huge {dim} stride needs size 1 in every dimension before it: {shapes[0]}")
+    inner = [math.prod(s[axis + 1:]) for s in shapes]
+    regions = [((n + 63) // 64) * 64 for n in inner]
     offsets = [sum(regions[:i]) for i in range(4)]
-    buf = torch.empty(HUGE_STRIDE * (shapes[0][0] - 1) + sum(regions), dtype=dtype, device="cuda")
+    buf = torch.empty(HUGE_STRIDE * (max(s[axis] for s in shapes) - 1) + sum(regions), dtype=dtype,
+                      device="cuda")
     out = []
-    for (B, H, S, D), off, x in zip(shapes, offsets, list(xs[:3]) + [None]):
-        view = torch.as_strided(buf, (B, H, S, D), (HUGE_STRIDE, S * D, D, 1), off)
+    for shape, off, n, x in zip(shapes, offsets, inner, list(xs[:3]) + [None]):
+        strides = [0, 0, 0, 1]
+        for a in (2, 1, 0):
+            strides[a] = HUGE_STRIDE if a == axis else strides[a + 1] * shape[a + 1]
+        view = torch.as_strided(buf, shape, tuple(strides), off)
         if x is not None:
             view.copy_(x)
         out.append(Placed(view, buf, None))
@@ -118,8 +133,8 @@ def make_case(shape, dist, layouts, scale, seed):
     """Placed q, k, v and a poisoned o for one trial."""
     dtype = DTYPES[shape["dtype"]]
     xq, xk, xv = values(shape, dist, scale, seed)
-    if layouts["q"] == "huge_batch_stride":
-        q, k, v, o = place_huge((xq, xk, xv), dtype)
+    if layouts["q"].startswith("huge_"):
+        q, k, v, o = place_huge((xq, xk, xv), dtype, layouts["q"].split("_")[1])
         o.view.view(torch.int16).fill_(POISON[dtype])
         return q, k, v, o
     q, k, v = (place(x, layouts[n], dtype, PAD[dtype]) for n, x in zip("qkv", (xq, xk, xv)))

@@ -6,11 +6,11 @@ import numpy as np
 import torch
 
 from ..gates.performance import AA
-from .inputs import make_qkv
+from .inputs import POISON, make_qkv
 from .kernel import Kernel
 from .pdl import Producer, launch_behind_producer
 from .reference import default_backend, reference, sdpa, sdpa_error_baseline
-from .timing import Blocker, Clock, L2Flusher, ceilings, graph_per_call_us, measure
+from .timing import Blocker, Clock, L2Flusher, capture_graph, ceilings, graph_rounds, measure
 
 
 def _log(msg):
@@ -74,25 +74,36 @@ def workload(w, wi, orders, kernels, flusher, blocker, clock, producer=None):
     first = fns[candidate](0).clone()
     raw["determinism_mismatches"] = sum(int((_bits(fns[candidate](0)) != _bits(first)).sum())
                                         for _ in range(timing["determinism_repeats"]))
+    # Complete when the caller's stream reaches the end of the call, at this size: copies enqueued
+    # right behind it must equal what a device-wide synchronisation shows. Work left on a stream
+    # of the kernel's own is outside the timed window as well as unordered.
+    o0, lse0 = outs[candidate][0], lses[0]
+    _bits(o0).fill_(POISON[o0.dtype])
+    lse0.fill_(float("nan"))
+    fns[candidate](0)
+    snap_o, snap_lse = o0.clone(), lse0.clone()
+    torch.cuda.synchronize()
+    raw["incomplete_on_return"] = int((_bits(snap_o) != _bits(o0)).sum()) + \
+        int((snap_lse.view(torch.int32) != lse0.view(torch.int32)).sum())
     # Every workload is also timed as CUDA-graph replays (~2 ms of calls per graph): warm (calls
     # back to back, the figure targets use) and cold (each call behind an L2 flush, less a graph of
     # the flushes alone), which differs from the event samples only in how the calls are launched:
     # the leak check compares the two. The physical floor applies to graph times too.
     med = float(np.median([r[raw["names"].index(candidate)] for r in raw["us"]]))
     calls = max(1, min(timing["graph_calls"], int(2000 / max(med, 1e-3))))
-    flush_us, _ = graph_per_call_us(flusher, calls, blocker)
-    raw.update(graph_calls=calls, graph_us={}, graph_cold_us={}, graph_flush_us=flush_us)
+    graphs = {"~flush": capture_graph(flusher, calls)}
     for n, f in fns.items():
-        t, g = graph_per_call_us(lambda f=f: f(0), calls, blocker)
-        raw["graph_us"][n] = t
-        if n == candidate:
-            _bits(outs[candidate][0]).fill_(0x7E01)
-            g.replay()
-            torch.cuda.synchronize()
-            raw["graph_output_mismatches"] = int((_bits(outs[candidate][0]) != _bits(first)).sum())
-        del g
-        cold, _ = graph_per_call_us(lambda f=f: (flusher(), f(0)), calls, blocker)
-        raw["graph_cold_us"][n] = cold - flush_us
+        graphs[n] = capture_graph(lambda f=f: f(0), calls)
+        graphs[n + "~cold"] = capture_graph(lambda f=f: (flusher(), f(0)), calls)
+    per_call = graph_rounds(graphs, calls, blocker, np.random.default_rng([timing["seed"], p, wi, 1]))
+    flush_us = per_call["~flush"]
+    raw.update(graph_calls=calls, graph_flush_us=flush_us, graph_us={n: per_call[n] for n in fns},
+               graph_cold_us={n: per_call[n + "~cold"] - flush_us for n in fns})
+    _bits(outs[candidate][0]).fill_(POISON[outs[candidate][0].dtype])
+    graphs[candidate].replay()
+    torch.cuda.synchronize()
+    raw["graph_output_mismatches"] = int((_bits(outs[candidate][0]) != _bits(first)).sum())
+    del graphs
     # Behind a kernel that lets it start early (programmatic dependent launch) and writes set 0's
     # inputs after a spin, over set 1's values: the output must be `first` (ladder/gpu/pdl.py).
     # A kernel that skips griddepcontrol.wait also overlaps its own previous call in the graph
@@ -103,7 +114,7 @@ def workload(w, wi, orders, kernels, flusher, blocker, clock, producer=None):
     for t, x in zip(sets[0], sets[1]):
         t.copy_(x)
     o = outs[candidate][0]
-    _bits(o).fill_(0x7E01)
+    _bits(o).fill_(POISON[o.dtype])
     launch_behind_producer(producer, sets[0], values, lambda: fns[candidate](0))
     raw["pdl_mismatches"] = int((_bits(o) != _bits(first)).sum())
     del sets, outs, lses

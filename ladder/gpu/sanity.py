@@ -7,6 +7,11 @@ derive() in ladder/gates/sanity.py turns them into problems. On each sanity shap
 - repeat calls bit for bit; a call without lse gives the same output bits;
 - new inputs written in place at the same addresses: how much of the output stayed the same
   (a kernel that caches by address returns the old answer);
+- one row of q, of k, of v rewritten in turn: the output must match the float64 reference on
+  the inputs as they now are (a kernel that keys a cache on a sample of the contents returns
+  the old answer);
+- two calls on two streams started together, on different inputs: each bit-identical to its
+  eager output (a static workspace shared between calls mixes them);
 - all-zero queries: every visible key weighs the same, so each row is the mean of its V rows;
 - on a non-blocking side stream held by a spin: inputs rewritten on that stream, then the call,
   then a copy of o: the output must be the eager output for the new inputs (a kernel that
@@ -97,6 +102,9 @@ def check_shape(kernel, producer, shape, seed, repeats):
     o_new, _, _ = _call(kernel, q, k, v, causal)
     f["fraction_unchanged_after_new_inputs"] = round(float((_bits(o_new) == _bits(o)).float().mean()), 4)
 
+    f["single_row_changes"] = single_row_changes(kernel, q, k, v, causal, seed)
+    f["concurrent"] = concurrent_calls(kernel, (q, k, v), _fresh(shape, seed + 303, (q, k, v)), causal)
+
     # All-zero queries: every visible key weighs the same, so each row is the mean of its V rows.
     q.zero_()
     o_zero, _, _ = _call(kernel, q, k, v, causal)
@@ -110,6 +118,57 @@ def check_shape(kernel, producer, shape, seed, repeats):
     # the stream unusable for what follows.
     f["graph"] = _graph_check(kernel, q, k, v, causal, _fresh(shape, seed + 202, (q, k, v)))
     return f
+
+
+def single_row_changes(kernel, q, k, v, causal, seed):
+    """One row of q, then of k, then of v (a seeded random batch, head and row, one every output
+    row sees when causal) rewritten in place with values 4x larger, each followed by a call that
+    must match the float64 reference on the inputs as they now are. A kernel that keys a cache
+    on a sample of the inputs' contents (a full refill changes any sample) returns the old output."""
+    gen = torch.Generator(device="cpu").manual_seed(seed + 404)
+    B, H, S_q, D = q.shape
+    S_k = k.shape[2]
+    rows = []
+    for name, t in zip("qkv", (q, k, v)):
+        limit = S_q if name == "q" else min(S_k, S_q) if causal else S_k
+        b, h, r = (int(torch.randint(n, (1,), generator=gen)) for n in (B, H, limit))
+        t[b, h, r] = (torch.randn(D, generator=gen) * 4.0).to(device=t.device, dtype=t.dtype)
+        o, _, _ = _call(kernel, q, k, v, causal)
+        ref, _ = reference(q, k, v, D ** -0.5, causal)
+        lib = sdpa_error_baseline(q, k, v, D ** -0.5, causal)
+        tol = MISALIGNED_K * max(float((lib.double() - ref).abs().max()),
+                                 float((ref.to(q.dtype).double() - ref).abs().max())) + 1e-7
+        err = float((o.double() - ref).abs().nan_to_num(float("inf")).max())
+        rows.append({"tensor": name, "at": [b, h, r], "err": err, "tol": tol})
+    return rows
+
+
+def concurrent_calls(kernel, first, second, causal):
+    """Two calls on two streams at once, on different inputs: both streams wait for one event
+    behind a spin, so the two kernels start together. Each output must be bit-identical to its
+    eager output. A kernel sharing a static workspace (a scratch buffer, a tile counter) between
+    calls mixes them. Both orders of launch, twice."""
+    inputs = [first, [x.clone() for x in second]]
+    expected = [_call(kernel, *qkv, causal)[0] for qkv in inputs]
+    streams = [torch.cuda.Stream(), torch.cuda.Stream()]
+    mismatches, unwritten_n = [0, 0], [0, 0]
+    for trial in range(4):
+        gate = torch.cuda.Stream()
+        go = torch.cuda.Event()
+        with torch.cuda.stream(gate):
+            torch.cuda._sleep(SPIN_CYCLES // 4)
+            go.record(gate)
+        outs = [poisoned_like(first[0]), poisoned_like(first[0])]
+        order = (0, 1) if trial % 2 == 0 else (1, 0)
+        for i in order:
+            streams[i].wait_event(go)
+            with torch.cuda.stream(streams[i]):
+                kernel(*inputs[i], outs[i], causal=causal)
+        torch.cuda.synchronize()
+        for i in (0, 1):
+            mismatches[i] += _mismatch(outs[i], expected[i])
+            unwritten_n[i] += int(unwritten(outs[i]).sum())
+    return {"mismatches": sum(mismatches), "unwritten": sum(unwritten_n), "trials": 4}
 
 
 def _graph_check(kernel, q, k, v, causal, new):

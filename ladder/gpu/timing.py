@@ -17,8 +17,9 @@
 - SM clock (NVML) read once per round.
 - Every kernel is also timed as CUDA-graph replays: up to graph_calls calls (about 2 ms of work)
   captured in one graph, replay time / calls; the candidate's replayed output must match its
-  eager output. Each replay sits behind a hold too, so the graph's own launch is out of the
-  window, and replays whose hold timed out are not counted. On an H100 at the seed workload
+  eager output. Every graph of the workload is captured first, then replayed in rounds in a
+  seeded random order, as the event samples are. Each replay sits behind a hold too, so the
+  graph's own launch is out of the window, and replays whose hold timed out are not counted. On an H100 at the seed workload
   (phase_e, 5 us calls) 20 calls with the launch in the window read 0.3 us (7%) above 200 held
   calls, and that bias would count against every graph-time target.
 - The blocking kernel is launched once at construction: the first launch from its module loads
@@ -161,9 +162,8 @@ def measure(fns, candidate, aa_name, n_sets, timing, flusher, blocker, clock, re
     return raw
 
 
-def graph_per_call_us(fn, calls, blocker, replays=5):
-    """Median over replays of (graph replay time / calls) for `calls` captured calls of fn(),
-    each replay enqueued behind a hold (a replay whose hold timed out is done again)."""
+def capture_graph(fn, calls):
+    """A CUDA graph of `calls` calls of fn(), after three warm-up calls on a side stream."""
     s = torch.cuda.Stream()
     s.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(s):
@@ -177,22 +177,37 @@ def graph_per_call_us(fn, calls, blocker, replays=5):
             fn()
     g.replay()
     torch.cuda.synchronize()
-    times = []
-    for _ in range(4 * replays):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        epoch = blocker.hold()
-        start.record()
-        g.replay()
-        end.record()
-        blocker.release(epoch)
-        torch.cuda.synchronize()
-        if not blocker.timed_out(epoch):
-            times.append(start.elapsed_time(end) * 1e3 / calls)
-        if len(times) == replays:
-            break
-    if not times:
-        raise RuntimeError(f"every hold before a graph replay timed out ({4 * replays} tries)")
-    return float(np.median(times)), g
+    return g
+
+
+def graph_rounds(graphs, calls, blocker, rng, replays=5):
+    """{name: median over replays of (replay time / calls)} for already captured graphs. Replays
+    go in rounds, every graph once per round in a seeded random order, each behind a hold; a
+    replay whose hold timed out is not counted, and rounds go on (at most 4 x replays) until every
+    graph has `replays` counted ones. Timing one graph's replays back to back and then the next
+    read the first graph of a workload 1.5% slower than its A/A twin timed last (H100, seed)."""
+    names = list(graphs)
+    times = {n: [] for n in names}
+    rounds = 0
+    while rounds < 4 * replays and any(len(t) < replays for t in times.values()):
+        for i in rng.permutation(len(names)):
+            n = names[int(i)]
+            if len(times[n]) >= replays:
+                continue
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            epoch = blocker.hold()
+            start.record()
+            graphs[n].replay()
+            end.record()
+            blocker.release(epoch)
+            torch.cuda.synchronize()
+            if not blocker.timed_out(epoch):
+                times[n].append(start.elapsed_time(end) * 1e3 / calls)
+        rounds += 1
+    empty = [n for n in names if not times[n]]
+    if empty:
+        raise RuntimeError(f"every hold before a graph replay of {', '.join(empty)} timed out ({rounds} rounds)")
+    return {n: float(np.median(t)) for n, t in times.items()}
 
 
 def ceilings():

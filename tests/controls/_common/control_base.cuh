@@ -19,6 +19,8 @@
 //   CONTROL_SKIP_BLOCK(p, b, h, q_head) true: the block returns at once, writing nothing (false)
 //   CONTROL_BLOCK_PROLOGUE(p, k_head)   a statement run by every thread first (nothing)
 //   CONTROL_OUT_VALUE(p, row, x)        the value stored for output element x of row `row` ((x))
+//   CONTROL_P_VALUE(x)                  the softmax weight as it enters P.V; the row sum keeps the
+//                                       unrounded one ((x))
 //   CONTROL_ROW_EPILOGUE(p, q_head, row, lane)  a statement after a row is written (nothing)
 //   CONTROL_MIN_BLOCKS                  __launch_bounds__ minimum blocks per SM (1)
 //   CONTROL_SMEM_BYTES(D)               dynamic shared memory requested and reported (the layout's)
@@ -73,6 +75,9 @@
 #endif
 #ifndef CONTROL_MIN_BLOCKS
 #define CONTROL_MIN_BLOCKS 1
+#endif
+#ifndef CONTROL_P_VALUE
+#define CONTROL_P_VALUE(x) (x)
 #endif
 #ifndef CONTROL_TO_FLOAT
 #define CONTROL_TO_FLOAT(e) attn::to_float(e)
@@ -268,7 +273,7 @@ __global__ void __launch_bounds__(kThreads, CONTROL_MIN_BLOCKS) attention(const 
         const float pj = __shfl_sync(0xffffffffu, pr[r], j);
 #pragma unroll
         for (int c = 0; c < kCols; ++c)
-          acc[r][c] = acc_put<CONTROL_ACC_T>(fmaf(pj, vj[c], acc_get(acc[r][c])));
+          acc[r][c] = acc_put<CONTROL_ACC_T>(fmaf(CONTROL_P_VALUE(pj), vj[c], acc_get(acc[r][c])));
       }
     }
   }

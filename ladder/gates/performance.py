@@ -116,6 +116,11 @@ def analyze(wname, procs, candidate, peaks, ceilings, timing):
             if t is not None and t < floor_us:
                 problems.append(f"{wname}: {candidate} {what} {t:.2f} us is under the physical floor {floor_us:.2f} us "
                                 "(suspicious: work skipped or not ordered on the stream)")
+    late = sum(p.get("incomplete_on_return") or 0 for p in procs)  # absent only in records older than the check
+    if late:
+        problems.append(f"{wname}: {candidate}'s output and log-sum-exp are not complete when the caller's stream "
+                        f"reaches the end of the call ({late} element(s) still changing): work left on another "
+                        "stream, outside the timed window")
     bad = []
     for p in procs:
         for r in p["rechecks"]:
@@ -128,11 +133,6 @@ def analyze(wname, procs, candidate, peaks, ceilings, timing):
     mism = sum(p["determinism_mismatches"] for p in procs)
     if mism:
         problems.append(f"{wname}: repeat runs of {candidate} differ in {mism} element(s) at this size")
-    late = sum(p.get("incomplete_on_return") or 0 for p in procs)  # absent only in records older than the check
-    if late:
-        problems.append(f"{wname}: {candidate}'s output and log-sum-exp are not complete when the caller's stream "
-                        f"reaches the end of the call ({late} element(s) still changing): work left on another "
-                        "stream, outside the timed window")
     gmis = sum(p.get("graph_output_mismatches") or 0 for p in procs)
     if gmis:
         problems.append(f"{wname}: CUDA-graph replay of {candidate} differs from its eager output in {gmis} element(s)")

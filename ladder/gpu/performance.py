@@ -70,10 +70,6 @@ def workload(w, wi, orders, kernels, flusher, blocker, clock, producer=None):
         return raw
     if p == 0:
         raw["default_backend"] = default_backend(*sets[0], scale, causal)
-    # Determinism at this size: repeat calls of the candidate, bit for bit.
-    first = fns[candidate](0).clone()
-    raw["determinism_mismatches"] = sum(int((_bits(fns[candidate](0)) != _bits(first)).sum())
-                                        for _ in range(timing["determinism_repeats"]))
     # Complete when the caller's stream reaches the end of the call, at this size: copies enqueued
     # right behind it must equal what a device-wide synchronisation shows. Work left on a stream
     # of the kernel's own is outside the timed window as well as unordered.
@@ -85,6 +81,11 @@ def workload(w, wi, orders, kernels, flusher, blocker, clock, producer=None):
     torch.cuda.synchronize()
     raw["incomplete_on_return"] = int((_bits(snap_o) != _bits(o0)).sum()) + \
         int((snap_lse.view(torch.int32) != lse0.view(torch.int32)).sum())
+    # Determinism at this size: repeat calls of the candidate, bit for bit, against the complete
+    # output of the call above.
+    first = o0.clone()
+    raw["determinism_mismatches"] = sum(int((_bits(fns[candidate](0)) != _bits(first)).sum())
+                                        for _ in range(timing["determinism_repeats"]))
     # Every workload is also timed as CUDA-graph replays (~2 ms of calls per graph): warm (calls
     # back to back, the figure targets use) and cold (each call behind an L2 flush, less a graph of
     # the flushes alone), which differs from the event samples only in how the calls are launched:

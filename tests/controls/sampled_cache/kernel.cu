@@ -1,0 +1,140 @@
+// Control sampled_cache: remembers its last output and log-sum-exp keyed by the q/k/v addresses,
+// the shape, strides, scale and mask, and a sample of the contents: the first 16 bytes (8
+// elements) at the origin of each of q, k and v. On a hit it copies the remembered result into o
+// instead of computing. New values written everywhere change the sample, so it recomputes; a
+// change confined to one row elsewhere does not, so it returns the old answer. Unlike
+// pointer_cache it survives a full refill in place, and it stays stream-ordered and graph-
+// capturable: the sample is compared on the device, never read back by the host.
+#define CONTROL_CUSTOM_ENTRY
+#include <cstring>
+#include "attn_common.cuh"
+
+// The device's verdict for the call in flight (1: same sample as the cached result). The
+// attention kernel reads it, so a hit skips the work inside the one kernel the base provides.
+__device__ int control_cache_hit;
+
+#define CONTROL_SKIP_BLOCK(p, b, h, q_head) (control_cache_hit != 0)
+#include "../_common/control_base.cuh"
+
+namespace {
+
+__device__ uint4 g_sample[3];  // q, k, v: the first 16 bytes of each, as of the cached result
+
+__device__ __forceinline__ bool same(uint4 a, uint4 b) {
+  return a.x == b.x && a.y == b.y && a.z == b.z && a.w == b.w;
+}
+
+// One thread. keyed: the host found the same addresses, shape, strides, scale and mask as the
+// cached result, so only the sample can still tell the calls apart.
+__global__ void take_sample(const uint4* q, const uint4* k, const uint4* v, int keyed) {
+  const uint4 sq = *q, sk = *k, sv = *v;
+  const bool hit = keyed && same(sq, g_sample[0]) && same(sk, g_sample[1]) && same(sv, g_sample[2]);
+  g_sample[0] = sq, g_sample[1] = sk, g_sample[2] = sv;
+  control_cache_hit = hit;
+}
+
+// For outputs that are never cached: a verdict left over from the last call must not skip this one.
+__global__ void clear_hit() { control_cache_hit = 0; }
+
+// Copies o (16-byte vectors) and lse (floats, when dst_lse is not null) only when the verdict
+// is `when`: cache -> call on a hit, call -> cache on a miss. Both are enqueued on every call,
+// since the host never learns the verdict.
+__global__ void copy_if(int when, uint4* dst_o, const uint4* src_o, int64_t n_o, float* dst_lse,
+                        const float* src_lse, int64_t n_lse) {
+  if (control_cache_hit != when) return;
+  const int64_t step = int64_t(gridDim.x) * blockDim.x;
+  const int64_t first = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  for (int64_t i = first; i < n_o; i += step) dst_o[i] = src_o[i];
+  if (dst_lse != nullptr)
+    for (int64_t i = first; i < n_lse; i += step) dst_lse[i] = src_lse[i];
+}
+
+constexpr int kCopyThreads = 256;
+constexpr int64_t kCopyMaxBlocks = 2048;
+
+struct Key {
+  const void *q, *k, *v;
+  int64_t strides[9];
+  int32_t B, H, S_q, S_k, D, causal, dtype, has_lse;
+  float scale;
+};
+
+struct Cache {
+  Key key;
+  void* data = nullptr;  // o's bytes, then lse's floats when the key has lse
+  size_t capacity = 0;
+  bool valid = false;
+} g_cache;
+
+Key key_of(const AttnParams& p) {
+  Key key;
+  std::memset(&key, 0, sizeof(key));  // padding too, so memcmp compares like with like
+  key.q = p.q, key.k = p.k, key.v = p.v;
+  const int64_t strides[9] = {p.q_stride_b, p.q_stride_h, p.q_stride_s, p.k_stride_b, p.k_stride_h,
+                              p.k_stride_s, p.v_stride_b, p.v_stride_h, p.v_stride_s};
+  std::memcpy(key.strides, strides, sizeof(strides));
+  key.B = p.B, key.H = p.H, key.S_q = p.S_q, key.S_k = p.S_k, key.D = p.D;
+  key.causal = p.causal, key.dtype = p.dtype, key.has_lse = p.lse != nullptr;
+  key.scale = p.softmax_scale;
+  return key;
+}
+
+bool o_is_packed(const AttnParams& p) {
+  return p.o_stride_s == p.D && p.o_stride_h == int64_t(p.S_q) * p.D && p.o_stride_b == int64_t(p.H) * p.S_q * p.D;
+}
+
+int launch_copy(int when, void* dst_o, const void* src_o, int64_t o_bytes, float* dst_lse, const float* src_lse,
+                int64_t n_lse, cudaStream_t stream) {
+  const int64_t n_o = o_bytes / int64_t(sizeof(uint4));  // D * 2 bytes per row: a multiple of 16
+  const int64_t need = (n_o > n_lse ? n_o : n_lse) + kCopyThreads - 1;
+  const int64_t blocks = need / kCopyThreads < kCopyMaxBlocks ? need / kCopyThreads : kCopyMaxBlocks;
+  copy_if<<<unsigned(blocks), kCopyThreads, 0, stream>>>(when, static_cast<uint4*>(dst_o),
+                                                          static_cast<const uint4*>(src_o), n_o, dst_lse, src_lse,
+                                                          n_lse);
+  return cudaGetLastError();
+}
+
+}  // namespace
+
+ATTN_EXPORT int attn_fwd(const AttnParams* p, cudaStream_t stream) {
+  if (!control::supported(p)) return cudaErrorInvalidValue;
+  if (!o_is_packed(*p)) {  // only packed outputs are cached
+    clear_hit<<<1, 1, 0, stream>>>();
+    const cudaError_t err = cudaGetLastError();
+    return err != cudaSuccess ? err : control::launch(*p, stream);
+  }
+  const int64_t rows = int64_t(p->B) * p->H * p->S_q;
+  const int64_t o_bytes = rows * p->D * 2;  // fp16 and bf16 alike
+  const int64_t n_lse = p->lse != nullptr ? rows : 0;
+  const size_t bytes = size_t(o_bytes) + size_t(n_lse) * sizeof(float);
+  const Key key = key_of(*p);
+  const bool keyed = g_cache.valid && std::memcmp(&key, &g_cache.key, sizeof(key)) == 0;
+  if (!keyed && g_cache.capacity < bytes) {
+    g_cache.valid = false;
+    if (g_cache.data != nullptr) cudaFree(g_cache.data);
+    g_cache.data = nullptr, g_cache.capacity = 0;
+    if (cudaMalloc(&g_cache.data, bytes) != cudaSuccess) {  // no cache this time
+      cudaGetLastError();
+      clear_hit<<<1, 1, 0, stream>>>();
+      const cudaError_t err = cudaGetLastError();
+      return err != cudaSuccess ? err : control::launch(*p, stream);
+    }
+    g_cache.capacity = bytes;
+  }
+  // The host key describes the cache as it will be once this call's work has run on the stream,
+  // which is when a later call on the stream compares its sample against it.
+  g_cache.valid = false;
+  take_sample<<<1, 1, 0, stream>>>(static_cast<const uint4*>(p->q), static_cast<const uint4*>(p->k),
+                                   static_cast<const uint4*>(p->v), keyed ? 1 : 0);
+  int err = cudaGetLastError();
+  char* cached_o = static_cast<char*>(g_cache.data);
+  float* cached_lse = reinterpret_cast<float*>(cached_o + o_bytes);
+  if (err == cudaSuccess) err = launch_copy(1, p->o, cached_o, o_bytes, p->lse, cached_lse, n_lse, stream);
+  if (err == cudaSuccess) err = control::launch(*p, stream);  // every block returns at once on a hit
+  if (err == cudaSuccess) err = launch_copy(0, cached_o, p->o, o_bytes, n_lse ? cached_lse : nullptr, p->lse,
+                                            n_lse, stream);
+  if (err != cudaSuccess) return err;
+  g_cache.key = key;
+  g_cache.valid = true;
+  return cudaSuccess;
+}

@@ -72,7 +72,7 @@ def fake_raw(gate, job):
                    "side_stream": {"mismatches": 0, "incomplete": 0}, "fraction_unchanged_after_new_inputs": 0.0,
                    "graph": {"error": None, "unwritten": 0, "mismatches": 0}, "zero_query_max_err": 1e-5,
                    "zero_query_unwritten": 0, "pdl_producer": {"mismatches": 0, "unwritten": 0},
-                   "single_row_changes": [{"tensor": t, "at": [0, 0, 1], "err": 1e-4, "tol": 2e-4} for t in "qkv"],
+                   "single_row_changes": [{"tensor": t, "at": [0, 0, 1], "moved": 640, "unchanged": 3} for t in "qkv"],
                    "concurrent": {"mismatches": 0, "unwritten": 0, "trials": 4}}
         child = dict(ok, result={"shapes": [{"shape": s, "figures": figures} for s in section["shapes"]],
                                  "misaligned": [{"variant": "base 2 bytes off", "outcome": "refused", "error": "1"}]})

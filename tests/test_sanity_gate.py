@@ -68,7 +68,7 @@ def test_an_output_that_does_not_follow_a_pdl_producer_fails():
 def test_a_stale_answer_after_a_single_row_change_fails():
     inputs, raw = _inputs_and_raw()
     figures = next(iter(raw["configs"].values()))["child"]["result"]["shapes"][0]["figures"]
-    figures["single_row_changes"][1] = {"tensor": "k", "at": [1, 2, 40], "err": 0.3, "tol": 2e-3}
+    figures["single_row_changes"][1] = {"tensor": "k", "at": [1, 2, 40], "moved": 6400, "unchanged": 6400}
     d = sanity.derive(raw, inputs)
     assert d["status"] == "fail" and "single-row change of k at (b,h,row)=(1, 2, 40)" in d["reason"]
 

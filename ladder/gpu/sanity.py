@@ -7,9 +7,8 @@ derive() in ladder/gates/sanity.py turns them into problems. On each sanity shap
 - repeat calls bit for bit; a call without lse gives the same output bits;
 - new inputs written in place at the same addresses: how much of the output stayed the same
   (a kernel that caches by address returns the old answer);
-- one row of q, of k, of v rewritten in turn: the output must match the float64 reference on
-  the inputs as they now are (a kernel that keys a cache on a sample of the contents returns
-  the old answer);
+- one row of q, of k, of v rewritten in turn: the output elements that change must move (a
+  kernel that keys a cache on a sample of the contents returns the old answer);
 - two calls on two streams started together, on different inputs: each bit-identical to its
   eager output (a static workspace shared between calls mixes them);
 - all-zero queries: every visible key weighs the same, so each row is the mean of its V rows;
@@ -102,7 +101,7 @@ def check_shape(kernel, producer, shape, seed, repeats):
     o_new, _, _ = _call(kernel, q, k, v, causal)
     f["fraction_unchanged_after_new_inputs"] = round(float((_bits(o_new) == _bits(o)).float().mean()), 4)
 
-    f["single_row_changes"] = single_row_changes(kernel, q, k, v, causal, seed)
+    f["single_row_changes"] = single_row_changes(kernel, q, k, v, causal, seed, o_new)
     f["concurrent"] = concurrent_calls(kernel, (q, k, v), _fresh(shape, seed + 303, (q, k, v)), causal)
 
     # All-zero queries: every visible key weighs the same, so each row is the mean of its V rows.
@@ -120,11 +119,14 @@ def check_shape(kernel, producer, shape, seed, repeats):
     return f
 
 
-def single_row_changes(kernel, q, k, v, causal, seed):
+def single_row_changes(kernel, q, k, v, causal, seed, before):
     """One row of q, then of k, then of v (a seeded random batch, head and row, one every output
-    row sees when causal) rewritten in place with values 4x larger, each followed by a call that
-    must match the float64 reference on the inputs as they now are. A kernel that keys a cache
-    on a sample of the inputs' contents (a full refill changes any sample) returns the old output."""
+    row sees when causal) rewritten in place with values 4x larger, each followed by a call.
+    Counts, among the output elements the change must move (row r of that head for q; the rows
+    of that head that see key r for k and v), those bit-identical to the output before it. A
+    kernel that keys a cache on a sample of the inputs' contents (a full refill changes any
+    sample) returns the old output. Staleness only: values are the correctness gate's to judge.
+    before: the output on the inputs as they are now."""
     gen = torch.Generator(device="cpu").manual_seed(seed + 404)
     B, H, S_q, D = q.shape
     S_k = k.shape[2]
@@ -133,13 +135,11 @@ def single_row_changes(kernel, q, k, v, causal, seed):
         limit = S_q if name == "q" else min(S_k, S_q) if causal else S_k
         b, h, r = (int(torch.randint(n, (1,), generator=gen)) for n in (B, H, limit))
         t[b, h, r] = (torch.randn(D, generator=gen) * 4.0).to(device=t.device, dtype=t.dtype)
-        o, _, _ = _call(kernel, q, k, v, causal)
-        ref, _ = reference(q, k, v, D ** -0.5, causal)
-        lib = sdpa_error_baseline(q, k, v, D ** -0.5, causal)
-        tol = MISALIGNED_K * max(float((lib.double() - ref).abs().max()),
-                                 float((ref.to(q.dtype).double() - ref).abs().max())) + 1e-7
-        err = float((o.double() - ref).abs().nan_to_num(float("inf")).max())
-        rows.append({"tensor": name, "at": [b, h, r], "err": err, "tol": tol})
+        after, _, _ = _call(kernel, q, k, v, causal)
+        moved = slice(r, r + 1) if name == "q" else slice(r if causal else 0, S_q)
+        region = (_bits(after[b, h, moved]) == _bits(before[b, h, moved]))
+        rows.append({"tensor": name, "at": [b, h, r], "moved": region.numel(), "unchanged": int(region.sum())})
+        before = after
     return rows
 
 

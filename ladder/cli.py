@@ -82,7 +82,7 @@ def cmd_calibrate(args):
 
 def cmd_reproduce(args):
     from . import reproduce
-    return reproduce.main()
+    return reproduce.main(only=args.only)
 
 
 def cmd_seqlen(args):
@@ -131,7 +131,9 @@ def main(argv=None):
     k.add_argument("--tabulate", metavar="DEVICE", help="run nothing: the table from DEVICE's fresh control evidence")
     k.set_defaults(fn=cmd_controls)
     sub.add_parser("calibrate", help="calibrate the verdict statistics in the gate's regime").set_defaults(fn=cmd_calibrate)
-    sub.add_parser("reproduce", help="re-run every performance gate and compare verdicts").set_defaults(fn=cmd_reproduce)
+    rp = sub.add_parser("reproduce", help="re-run every performance gate and compare verdicts")
+    rp.add_argument("--only", action="append", default=[], help="re-run only this phase (repeatable)")
+    rp.set_defaults(fn=cmd_reproduce)
     sub.add_parser("seqlen", help="TFLOP/s against sequence length, every phase and SDPA").set_defaults(fn=cmd_seqlen)
     m = sub.add_parser("compare", help="markdown for a PR: what changed in evidence/ since a git revision")
     m.add_argument("rev")

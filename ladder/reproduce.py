@@ -1,6 +1,7 @@
-"""make reproduce: re-runs every phase's performance gate in new processes, writing the new
-records under evidence/<device>/reproduce/<phase>/, and compares each verdict and target with the
-committed evidence: evidence/<device>/reproduce.json (ladder/gates/reproduce.py)."""
+"""make reproduce: re-runs every phase's performance gate (or those named by --only) in new
+processes, writing the new records under evidence/<device>/reproduce/<phase>/, and compares each
+verdict and target with the committed evidence: evidence/<device>/reproduce.json
+(ladder/gates/reproduce.py)."""
 import time
 
 from . import evidence, freshness, runner
@@ -11,13 +12,17 @@ from .registry import derive_fn
 from .spec import load_spec
 
 
-def main():
+def main(only=None):
+    """only: phase names to re-run (all when empty); the others are listed as not asked for."""
     started, t0 = evidence.now(), time.time()
     probe, device, toolchain = cuda_probe(), device_name(), nvcc_version()
     phases, hashes, lines = {}, {}, []
     if probe["available"]:
         for d in phase_dirs():
             spec = load_spec(d)
+            if only and spec.name not in only:
+                lines.append(f"{spec.name}: not asked for (--only {' '.join(only)}); skipped")
+                continue
             committed = evidence.read(evidence_dir(device, spec.dir) / "performance.json")
             if committed is None or freshness.staleness(committed, spec, device, toolchain):
                 lines.append(f"{spec.name}: no fresh committed performance evidence; skipped")

@@ -77,7 +77,7 @@ def derive(raw, inputs):
            "contradictions": len(contradictions), "withheld_in_one_run": len(withheld),
            "target_differences": len(target_diffs), "drift_quantile": DRIFT_QUANTILE,
            "drift_measured": drift, "drift_assumed": stats.INVOCATION_DRIFT, "pairs_for_drift": len(drifts)}
-    summary = (f"{n_t - len(target_diffs)} of {n_t} targets and {n_v - len(contradictions)} of {n_v} verdicts agree "
+    summary = (f"re-run: {', '.join(sorted(phases)) or 'none'}; {n_t - len(target_diffs)} of {n_t} targets and {n_v - len(contradictions)} of {n_v} verdicts agree "
                f"({identical} identical, {len(withheld)} withheld in one run, {len(contradictions)} contradicted); "
                f"drift p{DRIFT_QUANTILE} {math.expm1(drift):.2%} per invocation against the {math.expm1(stats.INVOCATION_DRIFT):.2%} "
                f"the verdicts assume ({len(drifts)} pairs)")

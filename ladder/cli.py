@@ -24,8 +24,10 @@ def cmd_list(args):
 
 
 def cmd_run(args):
-    from . import runner
+    from . import preflight, runner
     spec = load_spec(_phase(args.phase))
+    if runner.cuda_probe().get("available"):
+        preflight.build_outputs_present(spec, args.gate, runner.device_name())
     return runner.exit_code(runner.run(spec, gates=args.gate))
 
 

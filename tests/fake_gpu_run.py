@@ -8,7 +8,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from synthetic import FAKE_PROBE, fake_raw  # noqa: E402
 
-from ladder import registry, runner  # noqa: E402
+from ladder import preflight, registry, runner  # noqa: E402
+from ladder.errors import LadderError  # noqa: E402
 from ladder.layout import phase_dirs  # noqa: E402
 from ladder.spec import load_spec  # noqa: E402
 
@@ -37,10 +38,16 @@ if __name__ == "__main__":
     args = sys.argv[1:]
     FAILING.update(a.split("=", 1)[1] for a in args if a.startswith("--fail="))
     only = [a for a in args if not a.startswith("--")]
+    gates = [a.split("=", 1)[1] for a in args if a.startswith("--gate=")] or None
     code = 0
     for d in phase_dirs():
         if not only or d.name in only:
-            outcomes = runner.run(load_spec(d), echo=lambda *_: None)
+            try:
+                preflight.build_outputs_present(load_spec(d), gates, runner.device_name())
+                outcomes = runner.run(load_spec(d), gates=gates, echo=lambda *_: None)
+            except LadderError as e:
+                print(f"error: {e}")
+                sys.exit(2)
             print(d.name, " ".join(f"{g}:{s}" for g, s, _ in outcomes))
             code = max(code, runner.exit_code(outcomes))
     sys.exit(code)

@@ -36,6 +36,20 @@ def test_a_failing_gate_stops_the_ladder_and_later_gates_are_refused(sandbox):
 
 
 @needs_nvcc
+def test_a_gate_run_alone_without_its_build_outputs_says_so_and_records_nothing(sandbox):
+    assert _fake_gpu(sandbox, "phase_a").returncode == 0
+    ev = sandbox / "evidence" / "fake-gpu" / "phase_a" / "sanity.json"
+    before = ev.read_bytes()
+    for lib in (sandbox / ".ladder-run" / "build" / "phases" / "phase_a").glob("*/libattn.so"):
+        lib.unlink()  # as on a fresh machine: build outputs are not carried with the checkout
+    r = _fake_gpu(sandbox, "phase_a", "--gate=sanity")
+    assert r.returncode == 2 and "libattn.so" in r.stdout and "run the build gate first" in r.stdout, r.stdout
+    assert ev.read_bytes() == before
+    r = _fake_gpu(sandbox, "phase_a", "--gate=build", "--gate=sanity")
+    assert r.returncode == 0 and "sanity:pass" in r.stdout, r.stdout
+
+
+@needs_nvcc
 def test_cpu_machine_builds_and_blocks_gpu_gates_in_run_local_output(sandbox):
     env = dict(os.environ, LADDER_ROOT=str(sandbox), LADDER_FORCE_NO_GPU="1")
     env.pop("REQUIRE_GPU", None)

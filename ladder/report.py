@@ -227,7 +227,9 @@ def readme_table(specs, toolchain):
         for dev in devices:
             recs = [_rec(dev, spec, g) for g in spec.gates]
             passed = sum(1 for r in recs if evidence.status(r) == "pass" and _fresh(r, spec, dev, toolchain))
-            cells.append(f"{dev.name}: {passed}/{len(spec.gates)} gates pass")
+            stale = sum(1 for r in recs if evidence.status(r) == "pass" and not _fresh(r, spec, dev, toolchain))
+            more = f" ({stale} more passed, stale: recorded with older sources)" if stale else ""
+            cells.append(f"{dev.name}: {passed}/{len(spec.gates)} gates pass{more}")
             perf = _rec(dev, spec, "performance")
             tf = "-"
             for w in (perf["derived"].get("workloads", []) if perf else []):

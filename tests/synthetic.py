@@ -29,7 +29,8 @@ def perf_process(workload, times, rounds, rng, noise=0.002, round_noise=0.01, gr
             "default_backend": {"backend": "sdpa_cudnn", "kernels": []}, "determinism_mismatches": 0,
             "graph_calls": 1, "graph_us": {n: times[n] * graph_ratio for n in names},
             "graph_cold_us": {n: times[n] * graph_ratio for n in names}, "graph_flush_us": 30.0,
-            "graph_output_mismatches": 0, "pdl_mismatches": 0, "incomplete_on_return": 0}
+            "graph_output_mismatches": 0, "pdl_mismatches": 0, "incomplete_on_return": 0,
+            "timed_mismatches": [], "verified_rounds": rounds}
 
 
 def perf_raw(candidate, times, workloads, processes=3, seed=0, **kw):

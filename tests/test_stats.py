@@ -143,6 +143,24 @@ def test_an_output_still_changing_after_the_call_returned_fails_the_workload():
     assert len(problems) == 1 and "not complete when the caller's stream" in problems[0] and "4096" in problems[0]
 
 
+def test_a_timed_output_that_differs_from_an_untimed_call_fails_the_workload():
+    procs = _procs({"k": 20.0, "k~aa": 20.0})
+    procs[0]["timed_mismatches"] = [[3, 17], [41, 2]]
+    problems = analyze("w", procs, "k", PEAKS, {}, TIMING)["problems"]
+    assert len(problems) == 1 and "untimed call" in problems[0] and "2 round(s)" in problems[0] \
+        and "19 element(s)" in problems[0]
+
+
+def test_a_graph_output_off_the_reference_at_its_last_calls_scale_fails_the_workload():
+    procs = _procs({"k": 20.0, "k~aa": 20.0})
+    procs[1]["graph_recheck"] = {"set": 0, "err": 1e-4, "err_sdpa": 1e-4, "err_round": 5e-5, "calls": 200,
+                                 "scale_ratio": 1.5}
+    assert not analyze("w", procs, "k", PEAKS, {}, TIMING)["problems"]
+    procs[1]["graph_recheck"]["err"] = 3e-2
+    problems = analyze("w", procs, "k", PEAKS, {}, TIMING)["problems"]
+    assert len(problems) == 1 and "CUDA graph" in problems[0] and "1.5x" in problems[0] and "0.03" in problems[0]
+
+
 def _graph_procs(cand_us, cudnn_us, leak=None):
     rng = np.random.default_rng(7)
     procs = []

@@ -127,12 +127,25 @@ def analyze(wname, procs, candidate, peaks, ceilings, timing):
             tol = timing["recheck_k"] * max(r["err_sdpa"], r["err_round"]) + 1e-7
             if not r["err"] <= tol:
                 bad.append((r["err"], tol))
+    for p in procs:
+        r = p.get("graph_recheck")  # absent only in records older than the check
+        if r is not None and not r["err"] <= timing["recheck_k"] * max(r["err_sdpa"], r["err_round"]) + 1e-7:
+            problems.append(f"{wname}: the output of {candidate}'s CUDA graph (the last of {r['calls']} calls, at "
+                            f"{r['scale_ratio']:g}x the first call's scale, on fresh inputs) is off the float64 "
+                            f"reference at that scale by {r['err']:.3g}, over {timing['recheck_k']:g}x SDPA's "
+                            "error (a result remembered from another call?)")
+            break
     if bad:
         problems.append(f"{wname}: {len(bad)} re-checked timed output(s) over {timing['recheck_k']:g}x SDPA's error "
                         f"(worst {max(bad)[0]:.3g} > {max(bad)[1]:.3g})")
     mism = sum(p["determinism_mismatches"] for p in procs)
     if mism:
         problems.append(f"{wname}: repeat runs of {candidate} differ in {mism} element(s) at this size")
+    timed = [m for p in procs for m in p.get("timed_mismatches") or []]  # absent only in older records
+    if timed:
+        problems.append(f"{wname}: {candidate}'s timed output differs from an untimed call on the same inputs in "
+                        f"{len(timed)} round(s) ({sum(n for _, n in timed)} element(s)): it computes something "
+                        "else while it is timed")
     gmis = sum(p.get("graph_output_mismatches") or 0 for p in procs)
     if gmis:
         problems.append(f"{wname}: CUDA-graph replay of {candidate} differs from its eager output in {gmis} element(s)")

@@ -1,7 +1,17 @@
 """Child side of the performance gate: one process's samples. Times the candidate (twice, under
 its name and under name~aa: the in-run A/A pair), the other configurations and phases it is
 compared with, and torch's SDPA backends, interleaved, on every workload (ladder/gpu/timing.py
-states the method). Returns raw samples and observations only; the parent derives the rest."""
+states the method). Returns raw samples and observations only; the parent derives the rest.
+
+No timed call of a kernel built here repeats the inputs of an earlier one, so a kernel that
+remembers its results cannot time a copy of them:
+- the A/A twin is the candidate's own library, so it gets input sets of its own (same shape and
+  distribution, other contents), refilled with the candidate's;
+- the calls of a graph run at scales from 1x to (1 + GRAPH_SCALE_SPAN)x the workload's, and the
+  graph's inputs are refilled before every replay. Its output is compared bit for bit with an
+  eager call at the last call's scale, and with the float64 reference at that scale: an eager
+  call of a kernel that remembers results is no witness, since it can be remembered too. SDPA's
+  calls keep one scale: cuDNN may plan per scale, and it is not under test."""
 import numpy as np
 import torch
 
@@ -21,42 +31,64 @@ def _bits(x):
     return x.view(torch.int16)
 
 
+# The last call of a graph runs at 1.5x the first's scale: a result remembered from the first
+# call is then far outside the re-check's tolerance at the last call's scale.
+GRAPH_SCALE_SPAN = 0.5
+
+
 def workload(w, wi, orders, kernels, flusher, blocker, clock, producer=None):
     timing = orders["timing"]
     p, pilot = orders["process"], orders.get("pilot", False)
     candidate = orders["candidate"]
     n_sets, scale, causal = timing["input_sets"], w["D"] ** -0.5, w["causal"]
     base = timing["seed"] * 1_000_003 + p * 7919 + wi * 97
-    sets = [make_qkv(w, seed=base + s) for s in range(n_sets)]
     full = not pilot and orders.get("full", True)  # the seqlen chart wants samples only
+    sets = [make_qkv(w, seed=base + s) for s in range(n_sets)]
+    twin_sets = [make_qkv(w, seed=base + n_sets + s) for s in range(n_sets)] if full else []
     names = list(kernels) + ([candidate + AA] if full else [])
     outs = {n: [torch.empty_like(q) for q, _, _ in sets] for n in names}
     lses = [torch.empty(q.shape[:3], device="cuda", dtype=torch.float32) for q, _, _ in sets]
 
     def kernel_fn(name):
-        kern, o = kernels[name.removesuffix(AA)], outs[name]
-        return lambda s: kern(*sets[s], o[s], lses[s], scale=scale, causal=causal)
+        kern, o, ins = kernels[name.removesuffix(AA)], outs[name], twin_sets if name.endswith(AA) else sets
+        return lambda s, sc=scale: kern(*ins[s], o[s], lses[s], scale=sc, causal=causal)
 
     fns = {n: kernel_fn(n) for n in names}
+    graph_fns = dict(fns)  # fn(set, scale): SDPA's ignore the scale given
     unsupported = {}
     for b in orders["baselines"]:
         try:
             sdpa(*sets[0], scale, causal, backend=b)
             torch.cuda.synchronize()
             fns[b] = (lambda backend: lambda s: sdpa(*sets[s], scale, causal, backend=backend))(b)
+            graph_fns[b] = (lambda f: lambda s, sc: f(s))(fns[b])
         except RuntimeError as e:
             unsupported[b] = str(e).splitlines()[0][:200]
     gen = torch.Generator(device="cuda").manual_seed(base + 55)
 
-    def refresh():
-        for q, k, v in sets:
-            for t in (q, k, v):
-                t.copy_(torch.randn(t.shape, generator=gen, device="cuda"))
+    def refill(group):
+        for t in group:
+            t.copy_(torch.randn(t.shape, generator=gen, device="cuda"))
 
-    def recheck(s):
+    def refresh():
+        for group in sets + twin_sets:
+            refill(group)
+
+    scratch_o, scratch_lse = torch.empty_like(sets[0][0]), torch.empty_like(lses[0])
+
+    def untimed(s, sc=scale):
+        """The candidate on set s into scratch buffers, outside any timed window."""
+        kernels[candidate](*sets[s], scratch_o, scratch_lse, scale=sc, causal=causal)
+        torch.cuda.synchronize()
+        return scratch_o
+
+    def verify(s):
+        return int((_bits(outs[candidate][s]) != _bits(untimed(s))).sum())
+
+    def recheck(s, sc=scale):
         q, k, v = sets[s]
-        ref, _ = reference(q, k, v, scale, causal)
-        lib = sdpa_error_baseline(q, k, v, scale, causal)
+        ref, _ = reference(q, k, v, sc, causal)
+        lib = sdpa_error_baseline(q, k, v, sc, causal)
         return {"set": s, "err": float((outs[candidate][s].double() - ref).abs().nan_to_num(float("inf")).max()),
                 "err_sdpa": float((lib.double() - ref).abs().max()),
                 "err_round": float((ref.to(q.dtype).double() - ref).abs().max())}
@@ -64,7 +96,7 @@ def workload(w, wi, orders, kernels, flusher, blocker, clock, producer=None):
     rng = np.random.default_rng([timing["seed"], p, wi])
     raw = measure(fns, candidate, candidate + AA, n_sets, timing, flusher, blocker, clock, refresh,
                   recheck if full else None, rng, fixed_rounds=orders.get("pilot_rounds") if pilot else None,
-                  echo=_log)
+                  echo=_log, verify=verify if full else None)
     raw.update(workload=w, unsupported=unsupported)
     if not full:
         return raw
@@ -92,19 +124,27 @@ def workload(w, wi, orders, kernels, flusher, blocker, clock, producer=None):
     # the leak check compares the two. The physical floor applies to graph times too.
     med = float(np.median([r[raw["names"].index(candidate)] for r in raw["us"]]))
     calls = max(1, min(timing["graph_calls"], int(2000 / max(med, 1e-3))))
-    graphs = {"~flush": capture_graph(flusher, calls)}
-    for n, f in fns.items():
-        graphs[n] = capture_graph(lambda f=f: f(0), calls)
-        graphs[n + "~cold"] = capture_graph(lambda f=f: (flusher(), f(0)), calls)
-    per_call = graph_rounds(graphs, calls, blocker, np.random.default_rng([timing["seed"], p, wi, 1]))
+    scales = [scale * (1 + GRAPH_SCALE_SPAN * i / max(1, calls - 1)) for i in range(calls)]
+    graphs = {"~flush": capture_graph(lambda i: flusher(), calls)}
+    for n, f in graph_fns.items():
+        graphs[n] = capture_graph(lambda i, f=f: f(0, scales[i]), calls)
+        graphs[n + "~cold"] = capture_graph(lambda i, f=f: (flusher(), f(0, scales[i])), calls)
+    per_call = graph_rounds(graphs, calls, blocker, np.random.default_rng([timing["seed"], p, wi, 1]),
+                            before=lambda: (refill(sets[0]), refill(twin_sets[0])))
     flush_us = per_call["~flush"]
     raw.update(graph_calls=calls, graph_flush_us=flush_us, graph_us={n: per_call[n] for n in fns},
                graph_cold_us={n: per_call[n + "~cold"] - flush_us for n in fns})
+    # The graph's output is its last call's, on fresh contents: against the float64 reference and
+    # then an eager call, both at that call's scale.
+    refill(sets[0])
     _bits(outs[candidate][0]).fill_(POISON[outs[candidate][0].dtype])
     graphs[candidate].replay()
     torch.cuda.synchronize()
-    raw["graph_output_mismatches"] = int((_bits(outs[candidate][0]) != _bits(first)).sum())
+    raw["graph_recheck"] = dict(recheck(0, scales[-1]), calls=calls, scale_ratio=scales[-1] / scales[0])
+    last = untimed(0, scales[-1])
+    raw["graph_output_mismatches"] = int((_bits(outs[candidate][0]) != _bits(last)).sum())
     del graphs
+    first = untimed(0).clone()  # set 0's contents changed with the refills
     # Behind a kernel that lets it start early (programmatic dependent launch) and writes set 0's
     # inputs after a spin, over set 1's values: the output must be `first` (ladder/gpu/pdl.py).
     # A kernel that skips griddepcontrol.wait also overlaps its own previous call in the graph
@@ -118,7 +158,7 @@ def workload(w, wi, orders, kernels, flusher, blocker, clock, producer=None):
     _bits(o).fill_(POISON[o.dtype])
     launch_behind_producer(producer, sets[0], values, lambda: fns[candidate](0))
     raw["pdl_mismatches"] = int((_bits(o) != _bits(first)).sum())
-    del sets, outs, lses
+    del sets, twin_sets, outs, lses
     torch.cuda.empty_cache()
     return raw
 

@@ -9,16 +9,24 @@
   launch cost (tens of us for an SDPA call) cannot leak in; a hold that times out (the host took
   longer than blocker_timeout_ms to enqueue) marks its round.
 - Warm-up by time, every kernel in turn.
-- Inputs: several sets, refilled in place with fresh random values after every full rotation
-  (same addresses, new contents). The candidate's timed output is re-checked against a float64
-  reference at a few rounds, with SDPA's error on the same inputs as the yardstick.
+- Inputs: several sets, refilled in place with fresh random values after the warm-up and after
+  every full rotation (same addresses, new contents), so no timed call sees contents a call of
+  the same kernel saw before, except where the caller gives two names one library (the A/A twin
+  runs at a slightly different scale for that reason, ladder/gpu/performance.py). The
+  candidate's timed output is re-checked against a float64 reference at a few rounds, with
+  SDPA's error on the same inputs as the yardstick, and after every round compared bit for bit
+  with an untimed call on the same inputs: a kernel that does less when it is timed is wrong in
+  every round, not only in the sampled ones.
 - Stopping: at least min_rounds, then every pair (candidate against each kernel) has a median
   half-width at most m/2 of this process's margin estimate; or max_rounds, or max_time_s.
 - SM clock (NVML) read once per round.
 - Every kernel is also timed as CUDA-graph replays: up to graph_calls calls (about 2 ms of work)
   captured in one graph, replay time / calls; the candidate's replayed output must match its
   eager output. Every graph of the workload is captured first, then replayed in rounds in a
-  seeded random order, as the event samples are. Each replay sits behind a hold too, so the
+  seeded random order, as the event samples are. Before every replay the caller may refill the
+  graph's inputs, and its calls may differ from one another (ladder/gpu/performance.py varies the
+  scale), so that no call repeats an earlier one: a kernel that remembers results cannot replay
+  them here. Each replay sits behind a hold too, so the
   graph's own launch is out of the window, and replays whose hold timed out are not counted. On an H100 at the seed workload
   (phase_e, 5 us calls) 20 calls with the launch in the window read 0.3 us (7%) above 200 held
   calls, and that bias would count against every graph-time target.
@@ -97,8 +105,10 @@ def _halfwidths(us, names, c, aa):
 
 
 def measure(fns, candidate, aa_name, n_sets, timing, flusher, blocker, clock, refresh, recheck, rng,
-            fixed_rounds=None, echo=lambda s: None):
-    """fns: {name: fn(set index)}. Returns the raw record of this workload in this process."""
+            fixed_rounds=None, echo=lambda s: None, verify=None):
+    """fns: {name: fn(set index)}. verify(set index): elements of the candidate's timed output
+    that differ from an untimed call's, after every round. Returns the raw record of this workload
+    in this process."""
     names = list(fns)
     c = names.index(candidate)
     aa = names.index(aa_name) if aa_name in names else None
@@ -109,8 +119,10 @@ def measure(fns, candidate, aa_name, n_sets, timing, flusher, blocker, clock, re
             fns[n](warm % n_sets)
         torch.cuda.synchronize()
         warm += 1
+    refresh()  # timed rounds start on contents no warm-up call has seen
     recheck_at = {0, 9, 39, 99, 199}
-    raw = {"names": names, "us": [], "order": [], "set": [], "timed_out": [], "mhz": [], "rechecks": []}
+    raw = {"names": names, "us": [], "order": [], "set": [], "timed_out": [], "mhz": [], "rechecks": [],
+           "timed_mismatches": [], "verified_rounds": 0}
     complete = []
     t_start = time.perf_counter()
     rnd, stop = 0, None
@@ -143,6 +155,11 @@ def measure(fns, candidate, aa_name, n_sets, timing, flusher, blocker, clock, re
             complete.append(us)
         if recheck is not None and rnd in recheck_at and len(raw["rechecks"]) < timing["rechecks"]:
             raw["rechecks"].append(dict(recheck(s), round=rnd))
+        if verify is not None:
+            bad = verify(s)
+            raw["verified_rounds"] += 1
+            if bad:
+                raw["timed_mismatches"].append([rnd, bad])
         if s == n_sets - 1:
             refresh()
         rnd += 1
@@ -163,29 +180,31 @@ def measure(fns, candidate, aa_name, n_sets, timing, flusher, blocker, clock, re
 
 
 def capture_graph(fn, calls):
-    """A CUDA graph of `calls` calls of fn(), after three warm-up calls on a side stream."""
+    """A CUDA graph of `calls` calls fn(0), fn(1), ... (the index lets calls differ), after
+    three warm-up calls on a side stream."""
     s = torch.cuda.Stream()
     s.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(s):
-        for _ in range(3):
-            fn()
+        for i in range(3):
+            fn(i)
     torch.cuda.current_stream().wait_stream(s)
     torch.cuda.synchronize()
     g = torch.cuda.CUDAGraph()
     with torch.cuda.graph(g):
-        for _ in range(calls):
-            fn()
+        for i in range(calls):
+            fn(i)
     g.replay()
     torch.cuda.synchronize()
     return g
 
 
-def graph_rounds(graphs, calls, blocker, rng, replays=5):
+def graph_rounds(graphs, calls, blocker, rng, replays=5, before=lambda: None):
     """{name: median over replays of (replay time / calls)} for already captured graphs. Replays
-    go in rounds, every graph once per round in a seeded random order, each behind a hold; a
-    replay whose hold timed out is not counted, and rounds go on (at most 4 x replays) until every
-    graph has `replays` counted ones. Timing one graph's replays back to back and then the next
-    read the first graph of a workload 1.5% slower than its A/A twin timed last (H100, seed)."""
+    go in rounds, every graph once per round in a seeded random order, each behind a hold and
+    after before() (outside the window); a replay whose hold timed out is not counted, and rounds
+    go on (at most 4 x replays) until every graph has `replays` counted ones. Timing one graph's
+    replays back to back and then the next read the first graph of a workload 1.5% slower than its
+    A/A twin timed last (H100, seed)."""
     names = list(graphs)
     times = {n: [] for n in names}
     rounds = 0
@@ -194,6 +213,7 @@ def graph_rounds(graphs, calls, blocker, rng, replays=5):
             n = names[int(i)]
             if len(times[n]) >= replays:
                 continue
+            before()
             start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
             epoch = blocker.hold()
             start.record()

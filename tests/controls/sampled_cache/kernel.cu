@@ -7,11 +7,7 @@
 // capturable: the sample is compared on the device, never read back by the host.
 #define CONTROL_CUSTOM_ENTRY
 #include <cstring>
-#include "attn_common.cuh"
-
-// The device's verdict for the call in flight (1: same sample as the cached result). The
-// attention kernel reads it, so a hit skips the work inside the one kernel the base provides.
-__device__ int control_cache_hit;
+#include "../_common/result_cache.cuh"
 
 #define CONTROL_SKIP_BLOCK(p, b, h, q_head) (control_cache_hit != 0)
 #include "../_common/control_base.cuh"
@@ -32,25 +28,6 @@ __global__ void take_sample(const uint4* q, const uint4* k, const uint4* v, int 
   g_sample[0] = sq, g_sample[1] = sk, g_sample[2] = sv;
   control_cache_hit = hit;
 }
-
-// For outputs that are never cached: a verdict left over from the last call must not skip this one.
-__global__ void clear_hit() { control_cache_hit = 0; }
-
-// Copies o (16-byte vectors) and lse (floats, when dst_lse is not null) only when the verdict
-// is `when`: cache -> call on a hit, call -> cache on a miss. Both are enqueued on every call,
-// since the host never learns the verdict.
-__global__ void copy_if(int when, uint4* dst_o, const uint4* src_o, int64_t n_o, float* dst_lse,
-                        const float* src_lse, int64_t n_lse) {
-  if (control_cache_hit != when) return;
-  const int64_t step = int64_t(gridDim.x) * blockDim.x;
-  const int64_t first = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  for (int64_t i = first; i < n_o; i += step) dst_o[i] = src_o[i];
-  if (dst_lse != nullptr)
-    for (int64_t i = first; i < n_lse; i += step) dst_lse[i] = src_lse[i];
-}
-
-constexpr int kCopyThreads = 256;
-constexpr int64_t kCopyMaxBlocks = 2048;
 
 struct Key {
   const void *q, *k, *v;
@@ -83,24 +60,12 @@ bool o_is_packed(const AttnParams& p) {
   return p.o_stride_s == p.D && p.o_stride_h == int64_t(p.S_q) * p.D && p.o_stride_b == int64_t(p.H) * p.S_q * p.D;
 }
 
-int launch_copy(int when, void* dst_o, const void* src_o, int64_t o_bytes, float* dst_lse, const float* src_lse,
-                int64_t n_lse, cudaStream_t stream) {
-  const int64_t n_o = o_bytes / int64_t(sizeof(uint4));  // D * 2 bytes per row: a multiple of 16
-  const int64_t need = (n_o > n_lse ? n_o : n_lse) + kCopyThreads - 1;
-  const int64_t blocks = need / kCopyThreads < kCopyMaxBlocks ? need / kCopyThreads : kCopyMaxBlocks;
-  copy_if<<<unsigned(blocks), kCopyThreads, 0, stream>>>(when, static_cast<uint4*>(dst_o),
-                                                          static_cast<const uint4*>(src_o), n_o, dst_lse, src_lse,
-                                                          n_lse);
-  return cudaGetLastError();
-}
-
 }  // namespace
 
 ATTN_EXPORT int attn_fwd(const AttnParams* p, cudaStream_t stream) {
   if (!control::supported(p)) return cudaErrorInvalidValue;
   if (!o_is_packed(*p)) {  // only packed outputs are cached
-    clear_hit<<<1, 1, 0, stream>>>();
-    const cudaError_t err = cudaGetLastError();
+    const int err = result_cache::clear(stream);
     return err != cudaSuccess ? err : control::launch(*p, stream);
   }
   const int64_t rows = int64_t(p->B) * p->H * p->S_q;
@@ -115,8 +80,7 @@ ATTN_EXPORT int attn_fwd(const AttnParams* p, cudaStream_t stream) {
     g_cache.data = nullptr, g_cache.capacity = 0;
     if (cudaMalloc(&g_cache.data, bytes) != cudaSuccess) {  // no cache this time
       cudaGetLastError();
-      clear_hit<<<1, 1, 0, stream>>>();
-      const cudaError_t err = cudaGetLastError();
+      const int err = result_cache::clear(stream);
       return err != cudaSuccess ? err : control::launch(*p, stream);
     }
     g_cache.capacity = bytes;
@@ -129,10 +93,11 @@ ATTN_EXPORT int attn_fwd(const AttnParams* p, cudaStream_t stream) {
   int err = cudaGetLastError();
   char* cached_o = static_cast<char*>(g_cache.data);
   float* cached_lse = reinterpret_cast<float*>(cached_o + o_bytes);
-  if (err == cudaSuccess) err = launch_copy(1, p->o, cached_o, o_bytes, p->lse, cached_lse, n_lse, stream);
+  if (err == cudaSuccess)
+    err = result_cache::launch_copy(1, p->o, cached_o, o_bytes, p->lse, cached_lse, n_lse, stream);
   if (err == cudaSuccess) err = control::launch(*p, stream);  // every block returns at once on a hit
-  if (err == cudaSuccess) err = launch_copy(0, cached_o, p->o, o_bytes, n_lse ? cached_lse : nullptr, p->lse,
-                                            n_lse, stream);
+  if (err == cudaSuccess)
+    err = result_cache::launch_copy(0, cached_o, p->o, o_bytes, n_lse ? cached_lse : nullptr, p->lse, n_lse, stream);
   if (err != cudaSuccess) return err;
   g_cache.key = key;
   g_cache.valid = true;

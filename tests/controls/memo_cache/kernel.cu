@@ -1,0 +1,130 @@
+// Control memo_cache: remembers its last output and log-sum-exp keyed by the stream, the q/k/v
+// addresses, shape, strides and mask, and a hash of every byte of q, k and v, computed on the
+// device on every call. The key leaves out the softmax scale. On a hit it copies the remembered
+// result into o instead of computing. Any change to the inputs, one row or one bit, recomputes,
+// so it is right wherever inputs are new; a repeat of the same inputs (a graph replayed on
+// unchanged inputs, a second library call on the same tensors) costs a hash and a copy, and a
+// call that changes only the scale gets the old scale's answer. Stream-ordered and graph-
+// capturable: the hash is compared on the device, never read back by the host.
+#define CONTROL_CUSTOM_ENTRY
+#include <cstring>
+#include "../_common/result_cache.cuh"
+
+#define CONTROL_SKIP_BLOCK(p, b, h, q_head) (control_cache_hit != 0)
+#include "../_common/control_base.cuh"
+
+namespace {
+
+__device__ unsigned long long g_sum;   // this call's hash, accumulated by hash_inputs
+__device__ unsigned long long g_held;  // the hash of the remembered result's inputs
+
+__global__ void clear_sum() { g_sum = 0ull; }
+
+// An order-free hash (a sum of mixed words, each mixed with its position), so the atomics leave
+// it deterministic.
+__device__ __forceinline__ unsigned long long mix(uint4 w, unsigned long long i) {
+  unsigned long long x = ((unsigned long long)w.y << 32 | w.x) * 0x9E3779B97F4A7C15ull;
+  x ^= ((unsigned long long)w.w << 32 | w.z) * 0xC2B2AE3D27D4EB4Full;
+  x ^= x >> 29;
+  return x * (2ull * i + 1ull);
+}
+
+__global__ void hash_inputs(const uint4* q, const uint4* k, const uint4* v, int64_t n_q, int64_t n_kv) {
+  unsigned long long acc = 0ull;
+  const int64_t step = int64_t(gridDim.x) * blockDim.x;
+  for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n_q + 2 * n_kv; i += step) {
+    const uint4 w = i < n_q ? q[i] : i < n_q + n_kv ? k[i - n_q] : v[i - n_q - n_kv];
+    acc += mix(w, (unsigned long long)i);
+  }
+  for (int o = 16; o > 0; o /= 2) acc += __shfl_xor_sync(0xffffffffu, acc, o);
+  if (threadIdx.x % 32 == 0) atomicAdd(&g_sum, acc);
+}
+
+// One thread. keyed: the host found the same stream, addresses, shape, strides and mask as the
+// remembered result, so only the hash can still tell the calls apart.
+__global__ void decide(int keyed) {
+  control_cache_hit = keyed && g_sum == g_held;
+  g_held = g_sum;
+}
+
+struct Key {
+  cudaStream_t stream;
+  const void *q, *k, *v;
+  int32_t B, H, S_q, S_k, D, causal, dtype, has_lse;
+};
+
+struct Memory {
+  Key key;
+  void* data = nullptr;  // o's bytes, then lse's floats when the key has lse
+  size_t capacity = 0;
+  bool valid = false;
+} g_memory;
+
+Key key_of(const AttnParams& p, cudaStream_t stream) {
+  Key key;
+  std::memset(&key, 0, sizeof(key));  // padding too, so memcmp compares like with like
+  key.stream = stream;
+  key.q = p.q, key.k = p.k, key.v = p.v;
+  key.B = p.B, key.H = p.H, key.S_q = p.S_q, key.S_k = p.S_k, key.D = p.D;
+  key.causal = p.causal, key.dtype = p.dtype, key.has_lse = p.lse != nullptr;
+  return key;
+}
+
+// Packed [B, H, S, D]: the only layout it remembers (the key then fixes every stride too).
+bool packed(int64_t sb, int64_t sh, int64_t ss, const AttnParams& p, int S) {
+  return ss == p.D && sh == int64_t(S) * p.D && sb == int64_t(p.H) * S * p.D;
+}
+
+bool all_packed(const AttnParams& p) {
+  return packed(p.q_stride_b, p.q_stride_h, p.q_stride_s, p, p.S_q) &&
+         packed(p.k_stride_b, p.k_stride_h, p.k_stride_s, p, p.S_k) &&
+         packed(p.v_stride_b, p.v_stride_h, p.v_stride_s, p, p.S_k) &&
+         packed(p.o_stride_b, p.o_stride_h, p.o_stride_s, p, p.S_q);
+}
+
+int compute(const AttnParams& p, cudaStream_t stream) {
+  const int err = result_cache::clear(stream);
+  return err != cudaSuccess ? err : control::launch(p, stream);
+}
+
+}  // namespace
+
+ATTN_EXPORT int attn_fwd(const AttnParams* p, cudaStream_t stream) {
+  if (!control::supported(p)) return cudaErrorInvalidValue;
+  if (!all_packed(*p)) return compute(*p, stream);
+  const int64_t rows = int64_t(p->B) * p->H * p->S_q;
+  const int64_t o_bytes = rows * p->D * 2;  // fp16 and bf16 alike: a multiple of 16 bytes
+  const int64_t n_lse = p->lse != nullptr ? rows : 0;
+  const size_t bytes = size_t(o_bytes) + size_t(n_lse) * sizeof(float);
+  const Key key = key_of(*p, stream);
+  const bool keyed = g_memory.valid && std::memcmp(&key, &g_memory.key, sizeof(key)) == 0;
+  if (!keyed && g_memory.capacity < bytes) {
+    g_memory.valid = false;
+    if (g_memory.data != nullptr) cudaFree(g_memory.data);
+    g_memory.data = nullptr, g_memory.capacity = 0;
+    if (cudaMalloc(&g_memory.data, bytes) != cudaSuccess) {  // nothing remembered this time
+      cudaGetLastError();
+      return compute(*p, stream);
+    }
+    g_memory.capacity = bytes;
+  }
+  // The host key describes the memory as it will be once this call's work has run on the
+  // stream, which is when a later call on the stream compares its hash against it.
+  g_memory.valid = false;
+  const int64_t n_q = rows * p->D * 2 / 16, n_kv = int64_t(p->B) * p->H * p->S_k * p->D * 2 / 16;
+  clear_sum<<<1, 1, 0, stream>>>();
+  hash_inputs<<<result_cache::blocks_for(n_q + 2 * n_kv), result_cache::kThreads, 0, stream>>>(
+      static_cast<const uint4*>(p->q), static_cast<const uint4*>(p->k), static_cast<const uint4*>(p->v), n_q, n_kv);
+  decide<<<1, 1, 0, stream>>>(keyed ? 1 : 0);
+  int err = cudaGetLastError();
+  char* held_o = static_cast<char*>(g_memory.data);
+  float* held_lse = reinterpret_cast<float*>(held_o + o_bytes);
+  if (err == cudaSuccess) err = result_cache::launch_copy(1, p->o, held_o, o_bytes, p->lse, held_lse, n_lse, stream);
+  if (err == cudaSuccess) err = control::launch(*p, stream);  // every block returns at once on a hit
+  if (err == cudaSuccess)
+    err = result_cache::launch_copy(0, held_o, p->o, o_bytes, n_lse ? held_lse : nullptr, p->lse, n_lse, stream);
+  if (err != cudaSuccess) return err;
+  g_memory.key = key;
+  g_memory.valid = true;
+  return cudaSuccess;
+}

@@ -55,6 +55,8 @@
 //   STAGES_D64/_D128        K/V ring depth, 2..4                 (defaults 3 / 3)
 //   OVERLAP                 1: softmax(j) overlaps P(j-1)·V(j-1); 0: strictly in turn (default 1)
 //   ATTN_SPIN_TRAP          debug: 1 turns a barrier wait of ~2^28 polls into a trap (default 0)
+//   SHORT_DSTORE            1: the key-split kernel stores O from registers, not by TMA (default 0)
+//   ATTN_STAMPS             diagnostic: 1 records globaltimer/clock64 at fixed points (default 0)
 // A combination that cannot work is a compile error (static_assert) naming the limit: shared
 // memory over 227 KB, too few registers per consumer thread for the S, P and O fragments, a
 // block over 256 TMA rows, or an unsupported N. Valid and recommended sets are in NOTES.md.
@@ -153,6 +155,16 @@
 // must serialise the wgmma pipeline (and says so) while the result stays exact (x + 0).
 #ifndef ATTN_CONTROL_TOUCH_ACCUMULATOR
 #define ATTN_CONTROL_TOUCH_ACCUMULATOR 0
+#endif
+// The seed's latency chain (NOTES.md, "Session of 2026-11-23 (fifth)"). SHORT_DSTORE=1: on the
+// key-split path, warpgroup 0 writes its normalised O straight from registers to global memory;
+// the other kernels keep the TMA store. ATTN_STAMPS=1: a diagnostic ring of time stamps per CTA
+// and call, read by dev/seed_chain.py through attn_stamps_read.
+#ifndef SHORT_DSTORE
+#define SHORT_DSTORE 0
+#endif
+#ifndef ATTN_STAMPS
+#define ATTN_STAMPS 0
 #endif
 
 namespace {
@@ -379,6 +391,49 @@ __device__ __forceinline__ void pdl_wait() { asm volatile("griddepcontrol.wait;\
 __device__ __forceinline__ void pdl_launch_dependents() {
   asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
 }
+#if ATTN_STAMPS
+// Ring [call % 8][CTA < 256][point a..h] of {globaltimer ns, clock64}. globaltimer is the one
+// clock comparable across SMs (launch spread, the gap between calls); clock64 is finer but per
+// SM, so it is only differenced within a CTA. The slot comes from a call counter that CTA 0
+// bumps as its last action and that every CTA reads after griddepcontrol.wait, when the previous
+// call's bump is visible. (A CTA of the same call reading after CTA 0's bump would land in the
+// next slot. At the seed it does not: one wave of 64 CTAs, all past the wait long before CTA 0
+// ends. seed_chain.py prints each call's entry spread, which such a CTA would blow up.)
+constexpr int kStampSlots = 8, kStampCtas = 256, kStampPoints = 8;
+__device__ ulonglong2 g_attn_stamps[kStampSlots * kStampCtas * kStampPoints];
+__device__ unsigned g_stamp_calls;
+__device__ __forceinline__ ulonglong2 stamp_now() {
+  ulonglong2 s;
+  asm volatile("mov.u64 %0, %%globaltimer;\n" : "=l"(s.x)::"memory");
+  asm volatile("mov.u64 %0, %%clock64;\n" : "=l"(s.y)::"memory");
+  return s;
+}
+__device__ __forceinline__ unsigned stamp_calls() {
+  return *reinterpret_cast<volatile unsigned*>(&g_stamp_calls);
+}
+__device__ __forceinline__ ulonglong2* stamp_row(unsigned calls) {
+  return g_attn_stamps + (size_t(calls % kStampSlots) * kStampCtas + blockIdx.x) * kStampPoints;
+}
+// Keeps the slot arithmetic below this point in the PTX, so that no thread waits for the counter's
+// load (an L2 round trip) before the work it is meant to time.
+__device__ __forceinline__ void stamp_defer(unsigned& calls) { asm volatile("" : "+r"(calls)::"memory"); }
+#define ATTN_STAMP(row, pt)                        \
+  do {                                             \
+    if ((row) != nullptr) (row)[pt] = stamp_now(); \
+  } while (0)
+// Consumer stamps held in a register (st_on: this thread stamps), stored after the main loop.
+#define ATTN_HOLD(reg)              \
+  do {                              \
+    if (st_on) (reg) = stamp_now(); \
+  } while (0)
+#else
+#define ATTN_STAMP(row, pt) \
+  do {                      \
+  } while (0)
+#define ATTN_HOLD(reg) \
+  do {                 \
+  } while (0)
+#endif
 // Clusters.
 __device__ __forceinline__ uint32_t cluster_rank() {
   uint32_t r;
@@ -1153,6 +1208,11 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
 
   const int tid = threadIdx.x;
   const int wg = __shfl_sync(0xffffffffu, tid / 128, 0);  // warp-uniform role
+#if ATTN_STAMPS
+  // (a) entry, held until the slot is known (after griddepcontrol.wait).
+  ulonglong2 st_entry = make_ulonglong2(0, 0);
+  if (tid == 0) st_entry = stamp_now();
+#endif
 
   // Split-KV: the cluster shares one work item (query tile); CTA `crank` takes key tiles
   // [j0, j1) of it.
@@ -1216,6 +1276,10 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       prefetch_tmap(&tm_v);
       prefetch_tmap(&tm_o);
       pdl_wait();  // everything above overlaps the previous kernel's tail (PDL)
+#if ATTN_STAMPS
+      const ulonglong2 st_waited = stamp_now();  // (b)
+      unsigned st_calls = stamp_calls();
+#endif
       mbar_arrive_expect_tx(q_full, C::Q_BYTES);
 #pragma unroll
       for (int sl = 0; sl < C::SLABS; ++sl)
@@ -1239,6 +1303,14 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
           tma_load_4d(sb + C::V_OFF + s * C::KV_BYTES + sl * C::KV_SLAB, &tm_v, v_full(s), 64 * sl,
                       j * C::BN, h, b);
       }
+#if ATTN_STAMPS
+      stamp_defer(st_calls);  // the loads above go out first
+      if (blockIdx.x < kStampCtas) {
+        ulonglong2* const row = stamp_row(st_calls);
+        row[0] = st_entry;
+        row[1] = st_waited;
+      }
+#endif
     }
     pdl_launch_dependents();
     if constexpr (C::SPLIT) {  // every thread of every CTA takes part in both cluster barriers
@@ -1249,6 +1321,15 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
     // ---- Consumer warpgroups: 64 query rows each. --------------------------------------------
     setmaxnreg_inc<C::CONSUMER_REGS>();
     pdl_wait();  // this thread writes o / lse: order it after the previous grid
+#if ATTN_STAMPS
+    // Consumer warpgroup 0's first thread stamps points c..h of this CTA's row. c..e are held in
+    // registers until the main loop is over, so that no wgmma waits for the counter's load.
+    const bool st_on = tid == 128 && blockIdx.x < kStampCtas;
+    ulonglong2* st_row = nullptr;
+    ulonglong2 st_c = make_ulonglong2(0, 0), st_d = st_c, st_e = st_c;
+    unsigned st_calls = 0;
+    if (st_on) st_calls = stamp_calls();
+#endif
     const int cw = wg - 1;
     const int rg = cw / C::KS;  // row group: this warpgroup's 64 query rows are 64*rg..
     const int kr = cw % C::KS;  // key-split rank: it computes CTA key tiles kr, kr+KS, ...
@@ -1307,6 +1388,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
     const float scale_log2 = p.scale_log2;
 
     mbar_wait(q_full, 0);
+    ATTN_HOLD(st_c);  // (c)
 
 #if OVERLAP
     if (n_wg > 0) {
@@ -1324,6 +1406,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
         if (leader) mbar_arrive(k_empty(s0));
         if (j0 + i0 >= n_full) apply_mask<C, CAUSAL>(s, row0, (j0 + i0) * C::BN, p.S_k, t);
         softmax_tile<C>(s, m, l, alpha, scale_log2);  // O = 0: alpha unused
+        ATTN_HOLD(st_d);  // (d)
         convert_p<C>(s, pf);
       }
 #pragma unroll 1
@@ -1365,6 +1448,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
         wgmma_wait<0>();
         pin(o);
         pin(pf);
+        ATTN_HOLD(st_e);  // (e)
         if (leader) mbar_arrive(v_empty(sv));
       }
     }  // n_wg > 0
@@ -1396,6 +1480,15 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       pin(o);
       pin(pf);
       if (leader) mbar_arrive(v_empty(st));
+    }
+#endif
+#if ATTN_STAMPS
+    stamp_defer(st_calls);  // the slot arithmetic stays after the main loop
+    if (st_on) {
+      st_row = stamp_row(st_calls);
+      st_row[2] = st_c;
+      st_row[3] = st_d;
+      st_row[4] = st_e;
     }
 #endif
     // Tiles the CTA loads but this warpgroup has no use for: it still releases each stage, once
@@ -1467,6 +1560,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
         }
       }
     }
+    ATTN_STAMP(st_row, 5);  // (f)
 
     if constexpr (!C::SPLIT) {
       // ---- Epilogue: O /= l, LSE, O -> this warpgroup's Q rows (swizzled) -> TMA store. ----
@@ -1482,26 +1576,47 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
         if (p.lse != nullptr && t == 0 && row < p.S_q)
           p.lse[int64_t(bh) * p.S_q + row] = (m[hh] + log2f(lt[hh])) * kLn2;
       }
-      // The last wgmma that read this warpgroup's Q rows has retired and no other warpgroup
-      // reads them, so they can take O, in the O tensor map's swizzled layout.
+      if constexpr (SHORT_DSTORE && C::KS > 1) {
+        // Key split (one wave, one 64-row tile per CTA): warpgroup 0 alone holds the CTA's O, and
+        // its store is the last link of the call's chain, so it goes straight from registers to
+        // global memory, 4-byte pairs (the columns 8i+2t, 8i+2t+1 a lane holds), rows >= S_q
+        // skipped. That drops the shared-memory write, the proxy fence, the warpgroup barrier,
+        // the TMA issue and the leader's wait for the TMA to read shared memory. The other
+        // kernels keep the TMA store: it clips rows past S_q for free, and there the epilogue
+        // overlaps other CTAs' work instead of ending a one-wave call.
+        T* const obase = reinterpret_cast<T*>(p.o) + p.o_sb * b + p.o_sh * h;
 #pragma unroll
-      for (int hh = 0; hh < 2; ++hh) {
-        const int r = 64 * rg + 16 * warp_in_wg + g + 8 * hh;  // CTA-local row
+        for (int hh = 0; hh < 2; ++hh) {
+          const int row = row0 + 8 * hh;
+          if (row < p.S_q) {
+            uint32_t* const orow = reinterpret_cast<uint32_t*>(obase + p.o_ss * row + 2 * t);
 #pragma unroll
-        for (int i = 0; i < C::D / 8; ++i) {
-          const uint32_t off = uint32_t(C::Q_OFF + (i / 8) * C::Q_SLAB + r * 128 +
-                                        (((i % 8) ^ g) << 4) + 4 * t);
-          *reinterpret_cast<uint32_t*>(smem + off) = pack2<T>(o[4 * i + 2 * hh], o[4 * i + 2 * hh + 1]);
+            for (int i = 0; i < C::D / 8; ++i) orow[4 * i] = pack2<T>(o[4 * i + 2 * hh], o[4 * i + 2 * hh + 1]);
+          }
+        }
+      } else {
+        // The last wgmma that read this warpgroup's Q rows has retired and no other warpgroup
+        // reads them, so they can take O, in the O tensor map's swizzled layout.
+#pragma unroll
+        for (int hh = 0; hh < 2; ++hh) {
+          const int r = 64 * rg + 16 * warp_in_wg + g + 8 * hh;  // CTA-local row
+#pragma unroll
+          for (int i = 0; i < C::D / 8; ++i) {
+            const uint32_t off = uint32_t(C::Q_OFF + (i / 8) * C::Q_SLAB + r * 128 +
+                                          (((i % 8) ^ g) << 4) + 4 * t);
+            *reinterpret_cast<uint32_t*>(smem + off) = pack2<T>(o[4 * i + 2 * hh], o[4 * i + 2 * hh + 1]);
+          }
+        }
+        fence_proxy_async();      // generic-proxy writes -> visible to the TMA store
+        warpgroup_bar(1 + rg);
+        if (leader && m0 + 64 * rg < p.S_q) {
+#pragma unroll
+          for (int sl = 0; sl < C::SLABS; ++sl)
+            tma_store_4d(&tm_o, sb + C::Q_OFF + sl * C::Q_SLAB + rg * 64 * 128, 64 * sl, m0 + 64 * rg, h, b);
+          tma_store_commit_and_drain();
         }
       }
-      fence_proxy_async();      // generic-proxy writes -> visible to the TMA store
-      warpgroup_bar(1 + rg);
-      if (leader && m0 + 64 * rg < p.S_q) {
-#pragma unroll
-        for (int sl = 0; sl < C::SLABS; ++sl)
-          tma_store_4d(&tm_o, sb + C::Q_OFF + sl * C::Q_SLAB + rg * 64 * 128, 64 * sl, m0 + 64 * rg, h, b);
-        tma_store_commit_and_drain();
-      }
+      ATTN_STAMP(st_row, 6);  // (g)
     } else {
       // ---- Split-KV epilogue: partial (O, m, l) -> own smem; cluster barrier; CTA `crank`
       // combines rows [crank*BM/csize, ...) from every CTA's smem (DSMEM) and writes them. ----
@@ -1552,6 +1667,11 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       }
       cluster_sync_all();  // no CTA leaves while a peer may still read its shared memory
     }
+#if ATTN_STAMPS
+    ATTN_STAMP(st_row, 7);  // (h)
+    // No fence: the next call reads the counter only after this grid has completed.
+    if (tid == 128 && blockIdx.x == 0) atomicAdd(&g_stamp_calls, 1u);
+#endif
   }
 }
 
@@ -1774,3 +1894,26 @@ ATTN_EXPORT int attn_fwd(const AttnParams* p, cudaStream_t stream) {
   return int(e);
 }
 
+#if ATTN_STAMPS
+// Diagnostic exports (dev/seed_chain.py): the stamp ring as laid out on the device, its call
+// counter, and a reset of both. Synchronous: the caller reads between calls, never during one.
+ATTN_EXPORT int attn_stamps_read(void* host_dst, size_t bytes) {
+  if (host_dst == nullptr) return int(cudaErrorInvalidValue);
+  if (bytes > sizeof(g_attn_stamps)) bytes = sizeof(g_attn_stamps);
+  return int(cudaMemcpyFromSymbol(host_dst, g_attn_stamps, bytes));
+}
+ATTN_EXPORT long long attn_stamps_calls() {
+  unsigned n = 0;
+  if (cudaMemcpyFromSymbol(&n, g_stamp_calls, sizeof(n)) != cudaSuccess) return -1;
+  return (long long)n;
+}
+ATTN_EXPORT int attn_stamps_reset() {
+  void* ring = nullptr;
+  cudaError_t e = cudaGetSymbolAddress(&ring, g_attn_stamps);
+  if (e == cudaSuccess) e = cudaMemset(ring, 0, sizeof(g_attn_stamps));
+  const unsigned zero = 0;
+  if (e == cudaSuccess) e = cudaMemcpyToSymbol(g_stamp_calls, &zero, sizeof(zero));
+  if (e == cudaSuccess) e = cudaDeviceSynchronize();
+  return int(e);
+}
+#endif

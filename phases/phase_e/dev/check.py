@@ -49,6 +49,12 @@ LIBS = {
     "e_o0": (E, ["-DCAUSAL_BY_HEAD=0"]),                           # causal: heads fastest (as before)
     "e_main_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_KV=0"]),    # the main kernel on every shape
     "e_pp1_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DPINGPONG=1"]),     # ping-pong, many-item grids too
+    # The seed's latency chain (NOTES.md, "Session of 2026-11-23 (fifth)"): O stored from registers
+    # on the key-split path (SHORT_DSTORE), and the time-stamp ring read by seed_chain.py (ATTN_STAMPS).
+    "e_dstore": (E, ["-DSHORT_DSTORE=1"]),
+    "e_dstore_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_DSTORE=1"]),
+    "e_stamps": (E, ["-DATTN_STAMPS=1"]),
+    "e_stamps_dstore": (E, ["-DATTN_STAMPS=1", "-DSHORT_DSTORE=1"]),
     "d": ("phases/phase_d", []),                                   # phase_d's shipped default
 }
 
@@ -56,21 +62,30 @@ LIBS = {
 # ---------------------------------------------------------------------------------------------
 # build
 # ---------------------------------------------------------------------------------------------
-def build(out):
+def build(out, only=None):
+    """Every LIBS entry, the sanitizer drivers and the resource-report cubin; with `only` (LIBS
+    names), just those libraries, so that a device run needing a few does not build twenty."""
     BUILD.mkdir(parents=True, exist_ok=True)
+    unknown = sorted(set(only or ()) - set(LIBS))
+    if unknown:
+        print(f"build: not in LIBS: {unknown}")
+        return False
     jobs = []
     for name, (srcdir, defs) in LIBS.items():
+        if only and name not in only:
+            continue
         src = f"{srcdir}/kernel.cu"
         jobs.append((name, [NVCC, *BASE, "-I", srcdir, *defs, "-Xcompiler", "-fPIC", "-shared",
                             "-o", str(BUILD / f"{name}.so"), src]))
-    jobs.append(("driver", [NVCC, *BASE, "-I", E, "-DATTN_SPIN_TRAP=1", "-o", str(BUILD / "driver"),
-                            "kernels/standalone_main.cu", f"{E}/kernel.cu"]))
-    jobs.append(("driver_ns", [NVCC, *BASE, "-I", E, "-DATTN_SPIN_TRAP=1", "-DSHORT_KV=0", "-o",
-                               str(BUILD / "driver_ns"), "kernels/standalone_main.cu", f"{E}/kernel.cu"]))
-    jobs.append(("driver_ks2", [NVCC, *BASE, "-I", E, "-DATTN_SPIN_TRAP=1", "-DSHORT_KSPLIT=2", "-o",
-                                str(BUILD / "driver_ks2"), "kernels/standalone_main.cu", f"{E}/kernel.cu"]))
-    jobs.append(("cubin", [NVCC, *BASE, "-I", E, "-cubin", "-Xptxas", "-v",
-                           "-o", str(BUILD / "e.cubin"), f"{E}/kernel.cu"]))
+    if not only:
+        jobs.append(("driver", [NVCC, *BASE, "-I", E, "-DATTN_SPIN_TRAP=1", "-o", str(BUILD / "driver"),
+                                "kernels/standalone_main.cu", f"{E}/kernel.cu"]))
+        jobs.append(("driver_ns", [NVCC, *BASE, "-I", E, "-DATTN_SPIN_TRAP=1", "-DSHORT_KV=0", "-o",
+                                   str(BUILD / "driver_ns"), "kernels/standalone_main.cu", f"{E}/kernel.cu"]))
+        jobs.append(("driver_ks2", [NVCC, *BASE, "-I", E, "-DATTN_SPIN_TRAP=1", "-DSHORT_KSPLIT=2", "-o",
+                                    str(BUILD / "driver_ks2"), "kernels/standalone_main.cu", f"{E}/kernel.cu"]))
+        jobs.append(("cubin", [NVCC, *BASE, "-I", E, "-cubin", "-Xptxas", "-v",
+                               "-o", str(BUILD / "e.cubin"), f"{E}/kernel.cu"]))
 
     def run(job):
         name, cmd = job
@@ -611,6 +626,7 @@ def main():
     ap.add_argument("--lib", default="e_trap")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--rounds", type=int, default=40)
+    ap.add_argument("--libs", help="with the build stage: only these LIBS entries (comma-separated)")
     ap.add_argument("--stages", default="build,correct,correct_ns,correct_pp0,correctd,time,special,sanitize")
     ap.add_argument("--timeouts",
                     default="build=200,correct=80,correctq=60,correct_ns=80,correct_split=60,correctd=30,time=90,special=80,"
@@ -659,7 +675,7 @@ def main():
     # Stages joined by '+' run concurrently (correctness stages only: never with timing).
     for group in a.stages.split(","):
         if group == "build":
-            if not build(out):
+            if not build(out, a.libs.split(",") if a.libs else None):
                 print("build failed: stopping")
                 return
             continue

@@ -1,0 +1,166 @@
+"""The seed's latency chain from inside the kernel: an ATTN_STAMPS build (check.py's e_stamps,
+e_stamps_dstore) records %globaltimer and clock64 at eight points of every CTA of the last 8
+calls (NOTES.md, "Session of 2026-11-23 (fifth)"). This runs the seed (1,8,512,64) fp16,
+non-causal, a few times eagerly and then as a CUDA graph of back-to-back calls (the gate's
+measure), reads the ring, and prints raw numbers:
+  - per point, the median and max over CTAs of the time since that CTA's entry (globaltimer ns,
+    and clock64 cycles, which only compare within one SM);
+  - the spread of entry and post-wait times across CTAs;
+  - the hand-over between calls: the previous call's last exit (max over CTAs of h) to this
+    call's first entry (negative: launched early under PDL) and first return from
+    griddepcontrol.wait.
+The stamps cost a few stores per CTA: compare the per-call time printed here with the plain build's.
+
+    python3 phases/phase_e/dev/seed_chain.py --build phases/phase_e/dev/.build --lib e_stamps
+"""
+import argparse
+import ctypes
+import math
+import statistics
+import sys
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import check  # noqa: E402  (the ctypes ABI mirror and the graph timer)
+
+SLOTS, CTAS, POINTS = 8, 256, 8  # the kernel's ring: [call % 8][CTA][point][globaltimer, clock64]
+NAMES = ["a entry", "b pdl_wait done", "c Q landed (wg0)", "d tile-1 softmax", "e last P.V done",
+         "f fold done", "g O stored", "h exit"]
+
+
+def read_ring(so):
+    buf = (ctypes.c_uint64 * (SLOTS * CTAS * POINTS * 2))()
+    rc = so.attn_stamps_read(ctypes.cast(buf, ctypes.c_void_p), ctypes.sizeof(buf))
+    if rc != 0:
+        raise SystemExit(f"attn_stamps_read: cuda error {rc}")
+    calls = so.attn_stamps_calls()
+    if calls < 0:
+        raise SystemExit("attn_stamps_calls: cuda error")
+    return list(buf), calls
+
+
+def call_rows(ring, slot):
+    """CTA rows of one slot that were written (entry stamp set): {cta: [(gt, clk) x 8]}."""
+    rows = {}
+    for cta in range(CTAS):
+        base = ((slot * CTAS) + cta) * POINTS * 2
+        pts = [(ring[base + 2 * p], ring[base + 2 * p + 1]) for p in range(POINTS)]
+        if pts[0][0] != 0:
+            rows[cta] = pts
+    return rows
+
+
+def med(xs):
+    return statistics.median(xs) if xs else float("nan")
+
+
+def per_point(rows):
+    """Per point: (median ns, max ns, median cycles, max cycles) since the CTA's own entry."""
+    out = []
+    for p in range(POINTS):
+        ns = [r[p][0] - r[0][0] for r in rows.values() if r[p][0] != 0]
+        cy = [r[p][1] - r[0][1] for r in rows.values() if r[p][1] != 0]
+        out.append((med(ns), max(ns) if ns else float("nan"), med(cy), max(cy) if cy else float("nan")))
+    return out
+
+
+def report(ring, calls, label, ncalls):
+    """The last `ncalls` complete calls in the ring (at most 8), oldest first."""
+    idx = list(range(max(0, calls - min(ncalls, SLOTS)), calls))
+    if not idx:
+        print(f"{label}: no call recorded")
+        return
+    per_call = [(i, call_rows(ring, i % SLOTS)) for i in idx]
+    print(f"\n== {label}: calls {idx[0]}..{idx[-1]} of {calls}; CTAs stamped per call: "
+          f"{[len(r) for _, r in per_call]}")
+    # globaltimer step: what the ns figures can resolve.
+    gts = sorted({pt[0] for _, rows in per_call for r in rows.values() for pt in r if pt[0]})
+    step = 0
+    for x in gts[1:]:
+        step = math.gcd(step, x - gts[0])
+    ghz = [(r[7][1] - r[0][1]) / (r[7][0] - r[0][0]) for _, rows in per_call for r in rows.values()
+           if r[7][0] > r[0][0] and r[7][1] > r[0][1]]
+    print(f"globaltimer step (gcd of differences) {step} ns; SM clock from clock64/globaltimer "
+          f"a->h: median {med(ghz):.3f} GHz")
+    print("per call (ns): spread over CTAs of a and of b; the previous call's last exit to this call's"
+          " first a, first b, and last exit (the period)")
+    prev_exit = None
+    for i, rows in per_call:
+        a = [r[0][0] for r in rows.values()]
+        b = [r[1][0] for r in rows.values() if r[1][0]]
+        h = [r[7][0] for r in rows.values() if r[7][0]]
+        line = f"  call {i}: spread a {max(a) - min(a)} b {max(b) - min(b) if b else 'nan'}"
+        if prev_exit is not None and b and h:
+            line += f" | prev exit -> a {min(a) - prev_exit} b {min(b) - prev_exit} period {max(h) - prev_exit}"
+        print(line)
+        prev_exit = max(h) if h else None
+    print("per point, since the CTA's entry: median over calls of (median over CTAs) / max over calls of "
+          "(max over CTAs); ns, then clock64 cycles")
+    pts = [per_point(rows) for _, rows in per_call]
+    for p in range(POINTS):
+        print(f"  {NAMES[p]:18s} ns med {med([x[p][0] for x in pts]):8.0f} max {max(x[p][1] for x in pts):8.0f}"
+              f"   cyc med {med([x[p][2] for x in pts]):8.0f} max {max(x[p][3] for x in pts):8.0f}")
+    # Step by step (median over CTAs of the difference to the previous point), the last call.
+    rows = per_call[-1][1]
+    steps = []
+    for p in range(1, POINTS):
+        d = [r[p][0] - r[p - 1][0] for r in rows.values() if r[p][0] and r[p - 1][0]]
+        steps.append(f"{NAMES[p][0]}-{NAMES[p - 1][0]} {med(d):.0f}")
+    print("  last call, point to point (median over CTAs, ns): " + "  ".join(steps))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default=str(check.BUILD), help="folder of <lib>.so")
+    ap.add_argument("--lib", default="e_stamps", help="an ATTN_STAMPS build")
+    ap.add_argument("--eager", type=int, default=5, help="eager calls, each followed by a sync")
+    ap.add_argument("--calls", type=int, default=200, help="calls captured in the graph")
+    ap.add_argument("--rounds", type=int, default=20, help="timed graph replays")
+    a = ap.parse_args()
+    check.BUILD = Path(a.build)
+    lib = check.Lib(a.lib)
+    so = lib.so
+    if not hasattr(so, "attn_stamps_read"):  # ctypes looks the symbol up here
+        raise SystemExit(f"{a.lib}: not an ATTN_STAMPS build (no attn_stamps_read)")
+    so.attn_stamps_read.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+    so.attn_stamps_read.restype = ctypes.c_int
+    so.attn_stamps_reset.restype = ctypes.c_int
+    so.attn_stamps_calls.restype = ctypes.c_longlong
+
+    B, H, S, D = 1, 8, 512, 64
+    g = torch.Generator(device="cuda").manual_seed(1)
+    q, k, v = (torch.randn(B, H, S, D, device="cuda", dtype=torch.float16, generator=g) for _ in range(3))
+    o = torch.empty_like(q)
+
+    def f():
+        return lib(q, k, v, o, None, False)
+
+    print(f"{a.lib} ({a.build}) on {torch.cuda.get_device_name()}: seed {(B, H, S, D)} fp16 non-causal")
+    assert f() == 0
+    torch.cuda.synchronize()
+    err = (o.float() - F.scaled_dot_product_attention(q, k, v).float()).abs().max().item()
+    print(f"max |o - sdpa| = {err:.2e}")
+    if not err < 2e-2:
+        raise SystemExit("wrong output: stopping")
+
+    assert so.attn_stamps_reset() == 0
+    for _ in range(a.eager):
+        f()
+        torch.cuda.synchronize()
+    ring, calls = read_ring(so)
+    report(ring, calls, f"eager, each call after a sync ({a.eager})", a.eager)
+
+    assert so.attn_stamps_reset() == 0
+    ev = [torch.cuda.Event(enable_timing=True) for _ in range(2)]
+    us = check.graph_per_call_us(f, a.rounds, ev, a.calls)
+    torch.cuda.synchronize()
+    ring, calls = read_ring(so)
+    report(ring, calls, f"graph of {a.calls} back-to-back calls, end of the last replay", SLOTS)
+    print(f"\ngraph per-call {a.lib}: {us:.3f} us ({a.rounds} replays of {a.calls} calls, median)")
+
+
+if __name__ == "__main__":
+    main()

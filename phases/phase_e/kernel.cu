@@ -262,8 +262,27 @@ template <typename T> struct ConfigFor<T, 128> {
 };
 // The split-KV kernel (small grids): 128-row tiles, 128-key tiles, 2 stages (each CTA sees few
 // key tiles; the partial-O buffer needs the room).
+// The split-KV kernel's tile: consumer warpgroups, keys per tile, ring depth, ping-pong, CTAs
+// per SM (SPLIT_MINB 2 with one warpgroup leaves room on every SM for the next call's CTAs under
+// PDL; NOTES.md, "Session of 2026-11-23 (fifth)").
+#ifndef SPLIT_CWG
+#define SPLIT_CWG 2
+#endif
+#ifndef SPLIT_BN
+#define SPLIT_BN 128
+#endif
+#ifndef SPLIT_STAGES
+#define SPLIT_STAGES 2
+#endif
+#ifndef SPLIT_PP
+#define SPLIT_PP 1
+#endif
+#ifndef SPLIT_MINB
+#define SPLIT_MINB 1
+#endif
 template <typename T, int D> struct SplitConfigFor {
-  using type = Config<T, D, 2, 128, 2, 1, true>;
+  // (d=128 tiles are too large for two CTAs per SM: SPLIT_MINB applies to d=64.)
+  using type = Config<T, D, SPLIT_CWG, SPLIT_BN, SPLIT_STAGES, SPLIT_PP, true, D == 64 ? SPLIT_MINB : 1>;
 };
 // Short rows (few key tiles per query tile, a grid of several waves): small CTAs, several per SM,
 // so one CTA's prologue (barrier init, first loads) and epilogue (O store) overlap another's

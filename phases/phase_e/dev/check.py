@@ -55,6 +55,9 @@ LIBS = {
     "e_dstore_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_DSTORE=1"]),
     "e_stamps": (E, ["-DATTN_STAMPS=1"]),
     "e_stamps_dstore": (E, ["-DATTN_STAMPS=1", "-DSHORT_DSTORE=1"]),
+    # One-warpgroup split-KV CTAs, two per SM (NOTES.md, "Session of 2026-11-23 (fifth)").
+    "e_sp1": (E, ["-DSPLIT_KV=1", "-DSPLIT_CWG=1", "-DSPLIT_MINB=2"]),
+    "e_sp1_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSPLIT_KV=1", "-DSPLIT_CWG=1", "-DSPLIT_MINB=2"]),
     "d": ("phases/phase_d", []),                                   # phase_d's shipped default
 }
 

@@ -186,7 +186,7 @@ def capture_graph(fn, calls):
     s.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(s):
         for i in range(3):
-            fn(i)
+            fn(i % calls)
     torch.cuda.current_stream().wait_stream(s)
     torch.cuda.synchronize()
     g = torch.cuda.CUDAGraph()

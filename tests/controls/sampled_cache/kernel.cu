@@ -65,7 +65,7 @@ bool o_is_packed(const AttnParams& p) {
 ATTN_EXPORT int attn_fwd(const AttnParams* p, cudaStream_t stream) {
   if (!control::supported(p)) return cudaErrorInvalidValue;
   if (!o_is_packed(*p)) {  // only packed outputs are cached
-    const int err = result_cache::clear(stream);
+    const int err = result_cache::clear(result_cache::global_verdict(), stream);
     return err != cudaSuccess ? err : control::launch(*p, stream);
   }
   const int64_t rows = int64_t(p->B) * p->H * p->S_q;
@@ -80,7 +80,7 @@ ATTN_EXPORT int attn_fwd(const AttnParams* p, cudaStream_t stream) {
     g_cache.data = nullptr, g_cache.capacity = 0;
     if (cudaMalloc(&g_cache.data, bytes) != cudaSuccess) {  // no cache this time
       cudaGetLastError();
-      const int err = result_cache::clear(stream);
+      const int err = result_cache::clear(result_cache::global_verdict(), stream);
       return err != cudaSuccess ? err : control::launch(*p, stream);
     }
     g_cache.capacity = bytes;
@@ -94,10 +94,12 @@ ATTN_EXPORT int attn_fwd(const AttnParams* p, cudaStream_t stream) {
   char* cached_o = static_cast<char*>(g_cache.data);
   float* cached_lse = reinterpret_cast<float*>(cached_o + o_bytes);
   if (err == cudaSuccess)
-    err = result_cache::launch_copy(1, p->o, cached_o, o_bytes, p->lse, cached_lse, n_lse, stream);
+    err = result_cache::launch_copy(result_cache::global_verdict(), 1, p->o, cached_o, o_bytes, p->lse, cached_lse,
+                                    n_lse, stream);
   if (err == cudaSuccess) err = control::launch(*p, stream);  // every block returns at once on a hit
   if (err == cudaSuccess)
-    err = result_cache::launch_copy(0, cached_o, p->o, o_bytes, n_lse ? cached_lse : nullptr, p->lse, n_lse, stream);
+    err = result_cache::launch_copy(result_cache::global_verdict(), 0, cached_o, p->o, o_bytes,
+                                    n_lse ? cached_lse : nullptr, p->lse, n_lse, stream);
   if (err != cudaSuccess) return err;
   g_cache.key = key;
   g_cache.valid = true;

@@ -147,9 +147,6 @@
 #ifndef SHORT_MAX_KEYS
 #define SHORT_MAX_KEYS 512
 #endif
-#ifndef PDL_EARLY      // 1: one-wave (key-split) grids let the next grid launch at their start
-#define PDL_EARLY 0
-#endif
 #ifndef SPLIT_MAX      // largest cluster (power of 2, <= 8)
 #define SPLIT_MAX 8
 #endif
@@ -178,7 +175,7 @@ constexpr float kLn2 = 0.6931471805599453f;
 // Configuration.
 // ---------------------------------------------------------------------------------------------
 template <typename T_, int D_, int CWG_, int BN_, int STAGES_, int PP_ = 0, bool SPLIT_ = false,
-          int MINB_ = 1, int KS_ = 1, int KC_ = 1>
+          int MINB_ = 1, int KS_ = 1>
 struct Config {
   using T = T_;
   static constexpr bool BF16 = std::is_same_v<T, __nv_bfloat16>;
@@ -187,11 +184,6 @@ struct Config {
   // In-CTA key split: KS consumer warpgroups share the same 64 query rows and take every KS-th
   // key tile each; their partial (O, m, l) are merged through shared memory at the end.
   static constexpr int KS = KS_;
-  // Key split over a cluster of KC CTAs (short rows on a grid of at most half the SMs): the CTAs
-  // of a cluster share one query tile, CTA r loads key tiles [r*n/KC, (r+1)*n/KC), and CTAs r > 0
-  // push their merged partial (O, m, l) into CTA 0's shared memory (DSMEM), which folds them in
-  // and stores O.
-  static constexpr int KC = KC_;
   static constexpr int BM = 64 * (CWG / KS);  // query rows per CTA
   static constexpr int RELEASERS = CWG / KS;  // consumer warpgroups that read each K/V stage
   static constexpr int BN = BN_;              // keys per K/V tile
@@ -242,13 +234,7 @@ struct Config {
   static constexpr int KP_OFF = ((ML_OFF + ML_BYTES + 15) / 16) * 16;
   static constexpr int KP_O_BYTES = (KS - 1) * 128 * (D / 8) * 16;
   static constexpr int KP_BYTES = KS > 1 ? KP_O_BYTES + (KS - 1) * 128 * 16 : 0;
-  // KC > 1 only: CTA 0 receives the partials of CTAs 1..KC-1 here (the KS layout: D/8 float4 of
-  // O then one of (m0, m1, l0, l1), each [index][thread]), completing the mbarrier at XB_OFF.
-  static constexpr int XP_OFF = ((KP_OFF + KP_BYTES + 15) / 16) * 16;
-  static constexpr int XP_PART = 128 * (D / 8 + 1);  // float4 per partial
-  static constexpr int XP_BYTES = KC > 1 ? (KC - 1) * XP_PART * 16 : 0;
-  static constexpr int XB_OFF = XP_OFF + XP_BYTES;
-  static constexpr int SMEM_BYTES = XB_OFF + (KC > 1 ? 8 : 0) + 1024;  // + alignment slack
+  static constexpr int SMEM_BYTES = KP_OFF + KP_BYTES + 1024;  // + alignment slack
 
   static_assert(D == 64 || D == 128, "head dim must be 64 or 128");
   static_assert(CWG >= 1 && CWG / KS <= 3 && CWG <= 4,
@@ -259,8 +245,6 @@ struct Config {
   static_assert(KS == 1 || (KS == CWG && !SPLIT && NSTAGE % KS == 0),
                 "key split: every consumer warpgroup on the same 64 rows, and STAGES a multiple of "
                 "KS so that every ring stage is read by one warpgroup only");
-  static_assert(KC == 1 || (KC <= 8 && !SPLIT && CWG == KS),
-                "cluster key split: every CTA of the cluster on the same 64 rows, not with SPLIT");
   static_assert(MINB * (SMEM_BYTES + 1024) <= 228 * 1024, "shared memory: MINB CTAs do not fit on one SM");
   static_assert(SMEM_BYTES <= 227 * 1024,
                 "tile configuration exceeds 227 KB of shared memory: lower BLOCK_N, STAGES or CONSUMER_WG");
@@ -337,29 +321,6 @@ template <typename T> struct ShortConfigFor {
 #if SHORT_KSPLIT > 1
 template <typename T> struct ShortSplitConfigFor {
   using type = Config<T, 64, SHORT_KSPLIT, SHORT_KSPLIT_BN, SHORT_KSPLIT_STAGES, 0, false, 1, SHORT_KSPLIT>;
-};
-#endif
-// ... and on a grid of at most half the SMs, the key split also spans a cluster of
-// SHORT_KCLUSTER CTAs (1 = off): each CTA loads 1/SHORT_KCLUSTER of the row's key tiles, so the
-// tensor and ex2 work of one query tile is spread over that many SMs.
-#ifndef SHORT_KCLUSTER
-#define SHORT_KCLUSTER 1
-#endif
-// SHORT_KC_CWG consumer warpgroups per CTA of the cluster (the in-CTA key split), SHORT_KC_MINB
-// CTAs per SM: with one warpgroup and 2 per SM, the next call's CTAs still find room beside a
-// running grid under PDL (NOTES.md, "Session of 2026-11-23 (fifth)").
-#ifndef SHORT_KC_CWG
-#define SHORT_KC_CWG SHORT_KSPLIT
-#endif
-#ifndef SHORT_KC_MINB
-#define SHORT_KC_MINB 1
-#endif
-#if SHORT_KSPLIT > 1 && SHORT_KCLUSTER > 1
-template <typename T> struct ShortClusterConfigFor {
-  using type = Config<T, 64, SHORT_KC_CWG, SHORT_KSPLIT_BN,
-                      ((SHORT_KSPLIT_STAGES / SHORT_KCLUSTER) > SHORT_KC_CWG ? SHORT_KSPLIT_STAGES / SHORT_KCLUSTER
-                                                                             : SHORT_KC_CWG),
-                      0, false, SHORT_KC_MINB, SHORT_KC_CWG, SHORT_KCLUSTER>;
 };
 #endif
 
@@ -505,41 +466,6 @@ __device__ __forceinline__ uint32_t cluster_size() {
 }
 __device__ __forceinline__ void cluster_sync_all() {
   asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
-}
-// Split cluster barrier: every thread arrives once (after the mbarrier inits) and waits once
-// (before its first access to a peer, or before it exits).
-__device__ __forceinline__ void cluster_arrive_relaxed() {
-  asm volatile("barrier.cluster.arrive.relaxed;\n" ::: "memory");
-}
-__device__ __forceinline__ void cluster_wait() { asm volatile("barrier.cluster.wait.acquire;\n" ::: "memory"); }
-__device__ __forceinline__ void st_cluster_f4(uint32_t addr, float4 v) {
-  asm volatile("st.shared::cluster.v4.f32 [%0], {%1, %2, %3, %4};\n" ::"r"(addr), "f"(v.x), "f"(v.y), "f"(v.z),
-               "f"(v.w)
-               : "memory");
-}
-// Arrive on an mbarrier of a peer CTA (address from mapa), releasing this thread's earlier
-// writes (its DSMEM stores) at cluster scope.
-__device__ __forceinline__ void mbar_arrive_remote(uint32_t cluster_addr) {
-  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];\n" ::"r"(cluster_addr) : "memory");
-}
-// mbar_wait with acquire at cluster scope: the peers' writes released by their arrivals are
-// visible afterwards.
-__device__ __forceinline__ void mbar_wait_cluster(uint32_t bar, uint32_t parity) {
-  uint32_t done;
-#if ATTN_SPIN_TRAP
-  uint32_t polls = 0;
-#endif
-  do {
-    asm volatile(
-        "{\n.reg .pred p;\nmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n"
-        "selp.u32 %0, 1, 0, p;\n}\n"
-        : "=r"(done)
-        : "r"(bar), "r"(parity)
-        : "memory");
-#if ATTN_SPIN_TRAP
-    if (++polls == (1u << 28)) __trap();
-#endif
-  } while (!done);
 }
 // Shared address of the same variable in CTA `rank` of the cluster.
 __device__ __forceinline__ uint32_t map_rank(uint32_t addr, uint32_t rank) {
@@ -1271,33 +1197,6 @@ __device__ __forceinline__ void convert_p(const float (&s)[C::BN / 2], uint32_t 
   for (int j = 0; j < C::BN / 4; ++j) pf[j] = pack2<typename C::T>(s[2 * j], s[2 * j + 1]);
 }
 
-// Folds one partial (O, m, l) of the same rows into this thread's (o, m, lt). `po` points at
-// this thread's first float4 of the partial's O; its i-th is po[128 * i]. A partial that saw no
-// visible key of a row has m = -inf, l = 0, O = 0 and weight 0; so does this thread's own (a
-// cluster rank whose keys are all masked), and then M stays -inf until a partial brings keys.
-template <class C>
-__device__ __forceinline__ void fold_partial(float (&o)[C::D / 2], float (&m)[2], float (&lt)[2], float4 ml,
-                                             const float4* po) {
-  const float mo[2] = {ml.x, ml.y}, lo[2] = {ml.z, ml.w};
-  float wa[2], wb[2];
-#pragma unroll
-  for (int hh = 0; hh < 2; ++hh) {
-    const float M = fmaxf(m[hh], mo[hh]);
-    wa[hh] = m[hh] == -INFINITY ? 0.f : fast_exp2f(m[hh] - M);
-    wb[hh] = mo[hh] == -INFINITY ? 0.f : fast_exp2f(mo[hh] - M);
-    m[hh] = M;
-    lt[hh] = lt[hh] * wa[hh] + lo[hh] * wb[hh];
-  }
-#pragma unroll
-  for (int i = 0; i < C::D / 8; ++i) {
-    const float4 v = po[i * 128];
-    o[4 * i + 0] = o[4 * i + 0] * wa[0] + v.x * wb[0];
-    o[4 * i + 1] = o[4 * i + 1] * wa[0] + v.y * wb[0];
-    o[4 * i + 2] = o[4 * i + 2] * wa[1] + v.z * wb[1];
-    o[4 * i + 3] = o[4 * i + 3] * wa[1] + v.w * wb[1];
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // The kernel.
 // ---------------------------------------------------------------------------------------------
@@ -1338,9 +1237,9 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
   // [j0, j1) of it.
   uint32_t crank = 0, csize = 1;
   unsigned work = blockIdx.x;
-  if constexpr (C::SPLIT || C::KC > 1) {
+  if constexpr (C::SPLIT) {
     crank = cluster_rank();
-    csize = C::SPLIT ? cluster_size() : uint32_t(C::KC);
+    csize = cluster_size();
     work = blockIdx.x / csize;
   }
   // Work item -> (batch*head, query tile). Causal: query tiles last to first, so the longest
@@ -1362,7 +1261,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
   const int n_end = CAUSAL ? min(p.S_k, m0 + C::BM) : p.S_k;
   const int n_total = attn::ceil_div(n_end, C::BN);
   int j0 = 0, j1 = n_total;
-  if constexpr (C::SPLIT || C::KC > 1) {
+  if constexpr (C::SPLIT) {
     j0 = int((crank * uint32_t(n_total)) / csize);
     j1 = int(((crank + 1) * uint32_t(n_total)) / csize);
   }
@@ -1374,7 +1273,6 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
   auto k_empty = [&](int s) { return bar + 8u * uint32_t(1 + ST + s); };
   auto v_full = [&](int s) { return bar + 8u * uint32_t(1 + 2 * ST + s); };
   auto v_empty = [&](int s) { return bar + 8u * uint32_t(1 + 3 * ST + s); };
-  const uint32_t x_full = sb + C::XB_OFF;  // KC > 1, CTA 0: the peers' partials have landed
 
   if (tid == 0) {
     mbar_init(q_full, 1);
@@ -1384,18 +1282,9 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       mbar_init(k_empty(s), C::RELEASERS);  // one release per consumer warpgroup reading it
       mbar_init(v_empty(s), C::RELEASERS);
     }
-    if (C::KC > 1) mbar_init(x_full, 128 * (C::KC - 1));  // one arrival per pushing thread
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
   }
   __syncthreads();  // the last CTA-wide barrier: the producer warpgroup leaves early
-  // KC > 1: no peer may arrive on CTA 0's x_full before it is initialised. Every thread arrives
-  // here and waits once, late (before its exchange or its exit), so nothing stalls on it.
-  if constexpr (C::KC > 1) cluster_arrive_relaxed();
-  // PDL_EARLY: a key-split grid is one wave by construction (every CTA resident from the start),
-  // so the next grid may be launched at once: its CTAs take the idle SMs and run their prologue
-  // while this grid computes. Its griddepcontrol.wait still waits for this grid to complete.
-  constexpr bool kEarlyTrigger = PDL_EARLY && C::KS > 1;
-  if constexpr (kEarlyTrigger) pdl_launch_dependents();
 
   if (wg == 0) {
     // ---- Producer warpgroup: one thread issues every TMA load. ------------------------------
@@ -1442,8 +1331,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       }
 #endif
     }
-    if constexpr (!kEarlyTrigger) pdl_launch_dependents();
-    if constexpr (C::KC > 1) cluster_wait();
+    pdl_launch_dependents();
     if constexpr (C::SPLIT) {  // every thread of every CTA takes part in both cluster barriers
       cluster_sync_all();
       cluster_sync_all();
@@ -1638,7 +1526,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
         mbar_arrive(v_empty(st));
       }
     }
-    if constexpr (!kEarlyTrigger) pdl_launch_dependents();
+    pdl_launch_dependents();
 
     float lt[2];
 #pragma unroll
@@ -1665,33 +1553,31 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       }
       constexpr int KSB = 7;  // 1..3: epilogue barriers, 4..6: ping-pong (off with KS > 1)
       named_bar_sync(KSB, 128 * C::KS);  // orders the partial writes before warpgroup 0's reads
-      if (kr > 0) {
-        if constexpr (C::KC > 1) cluster_wait();
-        return;
-      }
+      if (kr > 0) return;
 #pragma unroll
-      for (int q = 1; q < C::KS; ++q)
-        fold_partial<C>(o, m, lt, kp_ml[(q - 1) * 128 + tl], kp_o + (q - 1) * (C::D / 8) * 128 + tl);
-    }
-    if constexpr (C::KC > 1) {
-      // ---- Cluster key split: CTAs 1..KC-1 push their partial into CTA 0 (DSMEM, the same
-      // [index][thread] layout) and leave; CTA 0 folds them in, in rank order. ----
-      const int tl = tid % 128;
-      cluster_wait();  // CTA 0's x_full is initialised
-      if (crank != 0) {
-        const uint32_t dst = map_rank(sb + C::XP_OFF, 0) + uint32_t((crank - 1) * C::XP_PART + tl) * 16u;
+      for (int q = 1; q < C::KS; ++q) {
+        const float4 ml = kp_ml[(q - 1) * 128 + tl];
+        const float mo[2] = {ml.x, ml.y}, lo[2] = {ml.z, ml.w};
+        float wa[2], wb[2];
 #pragma unroll
-        for (int i = 0; i < C::D / 8; ++i)
-          st_cluster_f4(dst + uint32_t(i * 128) * 16u, make_float4(o[4 * i], o[4 * i + 1], o[4 * i + 2], o[4 * i + 3]));
-        st_cluster_f4(dst + uint32_t((C::D / 8) * 128) * 16u, make_float4(m[0], m[1], lt[0], lt[1]));
-        mbar_arrive_remote(map_rank(x_full, 0));
-        return;
+        for (int hh = 0; hh < 2; ++hh) {
+          // A warpgroup that saw no visible key of a row has m = -inf, l = 0, O = 0: weight 0.
+          // Warpgroup 0 always has key 0 (tile 0), visible to every row, so M is finite.
+          const float M = fmaxf(m[hh], mo[hh]);
+          wa[hh] = m[hh] == -INFINITY ? 0.f : fast_exp2f(m[hh] - M);
+          wb[hh] = mo[hh] == -INFINITY ? 0.f : fast_exp2f(mo[hh] - M);
+          m[hh] = M;
+          lt[hh] = lt[hh] * wa[hh] + lo[hh] * wb[hh];
+        }
+#pragma unroll
+        for (int i = 0; i < C::D / 8; ++i) {
+          const float4 v = kp_o[((q - 1) * (C::D / 8) + i) * 128 + tl];
+          o[4 * i + 0] = o[4 * i + 0] * wa[0] + v.x * wb[0];
+          o[4 * i + 1] = o[4 * i + 1] * wa[0] + v.y * wb[0];
+          o[4 * i + 2] = o[4 * i + 2] * wa[1] + v.z * wb[1];
+          o[4 * i + 3] = o[4 * i + 3] * wa[1] + v.w * wb[1];
+        }
       }
-      mbar_wait_cluster(x_full, 0);
-      const float4* const xp = reinterpret_cast<const float4*>(smem + C::XP_OFF);
-#pragma unroll 1
-      for (int q = 1; q < C::KC; ++q)
-        fold_partial<C>(o, m, lt, xp[(q - 1) * C::XP_PART + (C::D / 8) * 128 + tl], xp + (q - 1) * C::XP_PART + tl);
     }
     ATTN_STAMP(st_row, 5);  // (f)
 
@@ -1896,7 +1782,7 @@ cudaError_t launch(const AttnParams& p, cudaStream_t stream, EncodeFn enc, int c
   attr[na].val.programmaticStreamSerializationAllowed = 1;
   ++na;
 #endif
-  if (C::SPLIT || C::KC > 1) {
+  if (C::SPLIT) {
     attr[na].id = cudaLaunchAttributeClusterDimension;
     attr[na].val.clusterDim.x = unsigned(cluster);
     attr[na].val.clusterDim.y = 1;
@@ -1953,19 +1839,9 @@ cudaError_t dispatch_causal(const AttnParams& p, cudaStream_t stream, EncodeFn e
   if constexpr (D == 64) {
     if (p.S_k <= SHORT_MAX_KEYS) {
 #if SHORT_KSPLIT > 1
-      const int64_t tiles64 = int64_t(p.B) * p.H * attn::ceil_div(p.S_q, 64);
-#if SHORT_KCLUSTER > 1
-      // Shape rules too: the cluster split when its CTAs still fit in one wave and every CTA of
-      // the cluster gets a key tile of the longest row.
-      if (tiles64 * SHORT_KCLUSTER <= SHORT_KSPLIT_MAX_CTAS && p.S_k > (SHORT_KCLUSTER - 1) * SHORT_KSPLIT_BN) {
-        using CKC = typename ShortClusterConfigFor<T>::type;
-        return p.causal ? launch<CKC, true>(p, stream, enc, SHORT_KCLUSTER)
-                        : launch<CKC, false>(p, stream, enc, SHORT_KCLUSTER);
-      }
-#endif
       // A shape rule (no device query): 64-row CTAs that fit in one wave split their keys over
       // SHORT_KSPLIT consumer warpgroups; more CTAs than that already fill the SMs (3 per SM).
-      if (tiles64 <= SHORT_KSPLIT_MAX_CTAS) {
+      if (int64_t(p.B) * p.H * attn::ceil_div(p.S_q, 64) <= SHORT_KSPLIT_MAX_CTAS) {
         using CKS = typename ShortSplitConfigFor<T>::type;
         return p.causal ? launch<CKS, true>(p, stream, enc, 1) : launch<CKS, false>(p, stream, enc, 1);
       }
@@ -2002,19 +1878,13 @@ constexpr int max_bytes(int a, int b) { return a > b ? a : b; }
 #else
 #define SMEM_KSPLIT 0
 #endif
-#if SHORT_KV && SHORT_KSPLIT > 1 && SHORT_KCLUSTER > 1
-#define SMEM_KCLUSTER ShortClusterConfigFor<__half>::type::SMEM_BYTES
-#else
-#define SMEM_KCLUSTER 0
-#endif
 
 ATTN_EXPORT int attn_smem_bytes(int head_dim, int dtype) {
   if (dtype != ATTN_FP16 && dtype != ATTN_BF16) return 0;
   switch (head_dim) {  // the layout does not depend on which 16-bit type it holds
     // The larger of the main kernel's and the split-KV kernel's request.
     case 64: return max_bytes(max_bytes(max_bytes(ConfigFor<__half, 64>::type::SMEM_BYTES, SMEM_SPLIT(64)),
-                                        ShortConfigFor<__half>::type::SMEM_BYTES),
-                                    max_bytes(SMEM_KSPLIT, SMEM_KCLUSTER));
+                                        ShortConfigFor<__half>::type::SMEM_BYTES), SMEM_KSPLIT);
     case 128: return max_bytes(ConfigFor<__half, 128>::type::SMEM_BYTES, SMEM_SPLIT(128));
     default: return 0;
   }

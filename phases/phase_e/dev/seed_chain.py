@@ -1,5 +1,5 @@
 """The seed's latency chain from inside the kernel: an ATTN_STAMPS build (check.py's e_stamps,
-e_stamps_dstore) records %globaltimer and clock64 at eight points of every CTA of the last 8
+e_stamps_dstore) records %globaltimer and clock64 at sixteen points of every CTA of the last 8
 calls (NOTES.md, "Session of 2026-11-23 (fifth)"). This runs the seed (1,8,512,64) fp16,
 non-causal, a few times eagerly and then as a CUDA graph of back-to-back calls (the gate's
 measure), reads the ring, and prints raw numbers:
@@ -26,9 +26,16 @@ import torch.nn.functional as F
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import check  # noqa: E402  (the ctypes ABI mirror and the graph timer)
 
-SLOTS, CTAS, POINTS = 8, 256, 8  # the kernel's ring: [call % 8][CTA][point][globaltimer, clock64]
+# The kernel's ring: [call % 8][CTA][point][globaltimer, clock64]. 8 points in kernel.cu; 16 with
+# dev/runs/fifth/stamps16.patch applied (points inside the tile steps; --points 16).
+SLOTS, CTAS, POINTS = 8, 256, 8
 NAMES = ["a entry", "b pdl_wait done", "c Q landed (wg0)", "d tile-1 softmax", "e last P.V done",
-         "f fold done", "g O stored", "h exit"]
+         "f fold done", "g O stored", "h exit",
+         "1 S(0) landed", "2 S(1) landed", "3 softmax(1) done", "4 P(0)V(0) done",
+         "5 wg1 S(0) landed", "6 wg1 softmax(0)", "7 wg1 last P.V", "8 wg1 partial out"]
+# Warpgroup 0's chain in time order (point indices), and warpgroup 1's beside it.
+CHAIN = [0, 1, 2, 8, 3, 9, 10, 11, 4, 5, 6, 7]
+CHAIN_W1 = [2, 12, 13, 14, 15, 5]
 
 
 def read_ring(so):
@@ -105,11 +112,14 @@ def report(ring, calls, label, ncalls):
               f"   cyc med {med([x[p][2] for x in pts]):8.0f} max {max(x[p][3] for x in pts):8.0f}")
     # Step by step (median over CTAs of the difference to the previous point), the last call.
     rows = per_call[-1][1]
-    steps = []
-    for p in range(1, POINTS):
-        d = [r[p][0] - r[p - 1][0] for r in rows.values() if r[p][0] and r[p - 1][0]]
-        steps.append(f"{NAMES[p][0]}-{NAMES[p - 1][0]} {med(d):.0f}")
-    print("  last call, point to point (median over CTAs, ns): " + "  ".join(steps))
+    for label, chain in (("warpgroup 0", CHAIN), ("warpgroup 1", CHAIN_W1)):
+        if not chain:
+            continue
+        steps = []
+        for p, q in zip(chain, chain[1:]):
+            d = [r[q][0] - r[p][0] for r in rows.values() if r[q][0] and r[p][0]]
+            steps.append(f"{NAMES[q][0]}-{NAMES[p][0]} {med(d):.0f}")
+        print(f"  last call, {label}, point to point (median over CTAs, ns): " + "  ".join(steps))
 
 
 def main():
@@ -119,7 +129,12 @@ def main():
     ap.add_argument("--eager", type=int, default=5, help="eager calls, each followed by a sync")
     ap.add_argument("--calls", type=int, default=200, help="calls captured in the graph")
     ap.add_argument("--rounds", type=int, default=20, help="timed graph replays")
+    ap.add_argument("--points", type=int, choices=(8, 16), default=8, help="stamp points per CTA in the build")
     a = ap.parse_args()
+    global POINTS, CHAIN, CHAIN_W1
+    POINTS = a.points
+    if POINTS == 8:  # the chain of points a..h only
+        CHAIN, CHAIN_W1 = list(range(8)), []
     check.BUILD = Path(a.build)
     lib = check.Lib(a.lib)
     so = lib.so

@@ -8,5 +8,5 @@ for p in phase_a phase_b phase_c phase_d; do
   python3 -m ladder run $p --gate performance > "$L/${p}_perf.log" 2>&1
 done
 python3 -m ladder seqlen > "$L/seqlen.log" 2>&1
-tail -3 "$L"/*.log
+tail -n 3 "$L"/*.log
 tar czf "$OUT/evidence_ad.tgz" --exclude=calibration.json evidence/h100-80gb-hbm3

@@ -8,5 +8,5 @@ e=$!
 python3 -m ladder controls --resume > "$L/controls.log" 2>&1
 wait $e
 python3 -m ladder run phase_e --gate performance --gate profile > "$L/phase_e_perf.log" 2>&1
-tail -5 "$L"/*.log
+tail -n 5 "$L"/*.log
 tar czf "$OUT/evidence_e.tgz" --exclude=calibration.json evidence/h100-80gb-hbm3

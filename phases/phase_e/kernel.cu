@@ -166,6 +166,12 @@
 #ifndef ATTN_STAMPS
 #define ATTN_STAMPS 0
 #endif
+#ifndef LOAD_K_FIRST   // 1: the producer issues each group of KS K tiles before their V tiles
+#define LOAD_K_FIRST 0
+#endif
+#ifndef SHORT_FOLD_LAST  // 1: the last key-split rank (whose tiles arrive last) folds and stores
+#define SHORT_FOLD_LAST 0
+#endif
 
 namespace {
 
@@ -1303,6 +1309,36 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
 #pragma unroll
       for (int sl = 0; sl < C::SLABS; ++sl)
         tma_load_4d(sb + C::Q_OFF + sl * C::Q_SLAB, &tm_q, q_full, 64 * sl, m0, h, b);
+#if LOAD_K_FIRST
+      // Key split: the K tiles of the KS warpgroups' next steps go out before their V tiles, so
+      // warpgroup 1's first K is not queued behind warpgroup 0's first V (which it needs only
+      // after a softmax). Each stage's K and V keep their own barriers, so the ring's waits hold.
+      constexpr int KG = C::KS;
+#pragma unroll 1
+      for (int g = 0; g < n_tiles; g += KG) {
+#pragma unroll 1
+        for (int i = g; i < min(g + KG, n_tiles); ++i) {
+          const int s = i % ST;
+          mbar_wait(k_empty(s), (uint32_t(i / ST) & 1u) ^ 1u);
+          mbar_arrive_expect_tx(k_full(s), C::KV_BYTES);
+#pragma unroll
+          for (int sl = 0; sl < C::SLABS; ++sl)
+            tma_load_4d(sb + C::K_OFF + s * C::KV_BYTES + sl * C::KV_SLAB, &tm_k, k_full(s), 64 * sl,
+                        (j0 + i) * C::BN, h, b);
+        }
+#pragma unroll 1
+        for (int i = g; i < min(g + KG, n_tiles); ++i) {
+          const int s = i % ST;
+          mbar_wait(v_empty(s), (uint32_t(i / ST) & 1u) ^ 1u);
+          mbar_arrive_expect_tx(v_full(s), C::KV_BYTES);
+#pragma unroll
+          for (int sl = 0; sl < C::SLABS; ++sl)
+            tma_load_4d(sb + C::V_OFF + s * C::KV_BYTES + sl * C::KV_SLAB, &tm_v, v_full(s), 64 * sl,
+                        (j0 + i) * C::BN, h, b);
+        }
+      }
+      if (false)
+#endif
 #pragma unroll 1
       for (int i = 0; i < n_tiles; ++i) {
         const int j = j0 + i;
@@ -1343,7 +1379,8 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
 #if ATTN_STAMPS
     // Consumer warpgroup 0's first thread stamps points c..h of this CTA's row. c..e are held in
     // registers until the main loop is over, so that no wgmma waits for the counter's load.
-    const bool st_on = tid == 128 && blockIdx.x < kStampCtas;
+    // (With SHORT_FOLD_LAST the folding warpgroup is the last one, so it stamps instead.)
+    const bool st_on = tid == 128 * (1 + (SHORT_FOLD_LAST ? SHORT_KSPLIT - 1 : 0)) && blockIdx.x < kStampCtas;
     ulonglong2* st_row = nullptr;
     ulonglong2 st_c = make_ulonglong2(0, 0), st_d = st_c, st_e = st_c;
     unsigned st_calls = 0;
@@ -1538,31 +1575,41 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
     }
 
     if constexpr (C::KS > 1) {
-      // ---- Key-split merge: warpgroups kr > 0 leave their partial (O, m, l) in shared memory
-      // (each thread its own fragment, [float4 index][thread]) and leave; warpgroup 0 folds them
-      // into its own in a fixed order (deterministic) and runs the normal epilogue below. ----
+      // ---- Key-split merge: the warpgroups other than rank FOLD leave their partial (O, m, l)
+      // in shared memory (each thread its own fragment, [float4 index][thread]) and leave; rank
+      // FOLD (0 by default) folds them into its own in a fixed order (deterministic) and runs
+      // the normal epilogue below. ----
+      // SHORT_FOLD_LAST: the last rank folds instead. Its key tiles are the last of each round to
+      // arrive, so it tends to finish last, and the one that finishes last should not have to
+      // write its partial and wait at the barrier for another warpgroup to read it.
+      // Partial slots: ranks 1..KS-1 use slots 0..KS-2 when rank 0 folds, ranks 0..KS-2 use
+      // slots 0..KS-2 when the last one does.
+      constexpr int FOLD = SHORT_FOLD_LAST ? C::KS - 1 : 0;
+      constexpr int SLOT0 = FOLD == 0 ? 1 : 0;  // the rank that uses slot 0
       const int tl = tid % 128;
       float4* const kp_o = reinterpret_cast<float4*>(smem + C::KP_OFF);
       float4* const kp_ml = reinterpret_cast<float4*>(smem + C::KP_OFF + C::KP_O_BYTES);
-      if (kr > 0) {
+      const bool writer = FOLD == 0 ? kr > 0 : kr != FOLD;  // (kr > 0 keeps the shipped PTX)
+      if (writer) {
 #pragma unroll
         for (int i = 0; i < C::D / 8; ++i)
-          kp_o[((kr - 1) * (C::D / 8) + i) * 128 + tl] =
+          kp_o[((kr - SLOT0) * (C::D / 8) + i) * 128 + tl] =
               make_float4(o[4 * i], o[4 * i + 1], o[4 * i + 2], o[4 * i + 3]);
-        kp_ml[(kr - 1) * 128 + tl] = make_float4(m[0], m[1], lt[0], lt[1]);
+        kp_ml[(kr - SLOT0) * 128 + tl] = make_float4(m[0], m[1], lt[0], lt[1]);
       }
       constexpr int KSB = 7;  // 1..3: epilogue barriers, 4..6: ping-pong (off with KS > 1)
-      named_bar_sync(KSB, 128 * C::KS);  // orders the partial writes before warpgroup 0's reads
-      if (kr > 0) return;
+      named_bar_sync(KSB, 128 * C::KS);  // orders the partial writes before the folder's reads
+      if (writer) return;
 #pragma unroll
-      for (int q = 1; q < C::KS; ++q) {
-        const float4 ml = kp_ml[(q - 1) * 128 + tl];
+      for (int q = SLOT0; q < SLOT0 + C::KS - 1; ++q) {
+        const float4 ml = kp_ml[(q - SLOT0) * 128 + tl];
         const float mo[2] = {ml.x, ml.y}, lo[2] = {ml.z, ml.w};
         float wa[2], wb[2];
 #pragma unroll
         for (int hh = 0; hh < 2; ++hh) {
           // A warpgroup that saw no visible key of a row has m = -inf, l = 0, O = 0: weight 0.
-          // Warpgroup 0 always has key 0 (tile 0), visible to every row, so M is finite.
+          // Rank 0 always has key 0 (tile 0), visible to every row, so M is finite once rank 0's
+          // partial is in (with both sides at -inf, both weights are 0 and nothing is NaN).
           const float M = fmaxf(m[hh], mo[hh]);
           wa[hh] = m[hh] == -INFINITY ? 0.f : fast_exp2f(m[hh] - M);
           wb[hh] = mo[hh] == -INFINITY ? 0.f : fast_exp2f(mo[hh] - M);
@@ -1571,7 +1618,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
         }
 #pragma unroll
         for (int i = 0; i < C::D / 8; ++i) {
-          const float4 v = kp_o[((q - 1) * (C::D / 8) + i) * 128 + tl];
+          const float4 v = kp_o[((q - SLOT0) * (C::D / 8) + i) * 128 + tl];
           o[4 * i + 0] = o[4 * i + 0] * wa[0] + v.x * wb[0];
           o[4 * i + 1] = o[4 * i + 1] * wa[0] + v.y * wb[0];
           o[4 * i + 2] = o[4 * i + 2] * wa[1] + v.z * wb[1];

@@ -4,7 +4,8 @@
 // cluster and combines the partials through distributed shared memory), SHORT_KV (a d=64
 // short-row kernel, several CTAs per SM), SHORT_KSPLIT (short rows on a one-wave grid: the key
 // tiles of a 64-row query tile are split over consumer warpgroups of the same CTA and merged in
-// shared memory; on by default) and ATTN_PDL (programmatic dependent launch).
+// shared memory by the last of them, SHORT_FOLD_LAST; on by default) and ATTN_PDL (programmatic
+// dependent launch).
 // NOTES.md says what each measured.
 //
 // phase_d: attention forward on Hopper's own machinery (sm_90a): TMA, mbarrier rings, wgmma,
@@ -56,6 +57,7 @@
 //   OVERLAP                 1: softmax(j) overlaps P(j-1)·V(j-1); 0: strictly in turn (default 1)
 //   ATTN_SPIN_TRAP          debug: 1 turns a barrier wait of ~2^28 polls into a trap (default 0)
 //   SHORT_DSTORE            1: the key-split kernel stores O from registers, not by TMA (default 0)
+//   SHORT_FOLD_LAST         1: the key split's last warpgroup folds and stores; 0: the first (default 1)
 //   ATTN_STAMPS             diagnostic: 1 records globaltimer/clock64 at fixed points (default 0)
 // A combination that cannot work is a compile error (static_assert) naming the limit: shared
 // memory over 227 KB, too few registers per consumer thread for the S, P and O fragments, a
@@ -166,11 +168,8 @@
 #ifndef ATTN_STAMPS
 #define ATTN_STAMPS 0
 #endif
-#ifndef LOAD_K_FIRST   // 1: the producer issues each group of KS K tiles before their V tiles
-#define LOAD_K_FIRST 0
-#endif
 #ifndef SHORT_FOLD_LAST  // 1: the last key-split rank (whose tiles arrive last) folds and stores
-#define SHORT_FOLD_LAST 0
+#define SHORT_FOLD_LAST 1  // sixth session: seed graph -2.7% against rank 0 folding (NOTES.md)
 #endif
 
 namespace {
@@ -1309,36 +1308,6 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
 #pragma unroll
       for (int sl = 0; sl < C::SLABS; ++sl)
         tma_load_4d(sb + C::Q_OFF + sl * C::Q_SLAB, &tm_q, q_full, 64 * sl, m0, h, b);
-#if LOAD_K_FIRST
-      // Key split: the K tiles of the KS warpgroups' next steps go out before their V tiles, so
-      // warpgroup 1's first K is not queued behind warpgroup 0's first V (which it needs only
-      // after a softmax). Each stage's K and V keep their own barriers, so the ring's waits hold.
-      constexpr int KG = C::KS;
-#pragma unroll 1
-      for (int g = 0; g < n_tiles; g += KG) {
-#pragma unroll 1
-        for (int i = g; i < min(g + KG, n_tiles); ++i) {
-          const int s = i % ST;
-          mbar_wait(k_empty(s), (uint32_t(i / ST) & 1u) ^ 1u);
-          mbar_arrive_expect_tx(k_full(s), C::KV_BYTES);
-#pragma unroll
-          for (int sl = 0; sl < C::SLABS; ++sl)
-            tma_load_4d(sb + C::K_OFF + s * C::KV_BYTES + sl * C::KV_SLAB, &tm_k, k_full(s), 64 * sl,
-                        (j0 + i) * C::BN, h, b);
-        }
-#pragma unroll 1
-        for (int i = g; i < min(g + KG, n_tiles); ++i) {
-          const int s = i % ST;
-          mbar_wait(v_empty(s), (uint32_t(i / ST) & 1u) ^ 1u);
-          mbar_arrive_expect_tx(v_full(s), C::KV_BYTES);
-#pragma unroll
-          for (int sl = 0; sl < C::SLABS; ++sl)
-            tma_load_4d(sb + C::V_OFF + s * C::KV_BYTES + sl * C::KV_SLAB, &tm_v, v_full(s), 64 * sl,
-                        (j0 + i) * C::BN, h, b);
-        }
-      }
-      if (false)
-#endif
 #pragma unroll 1
       for (int i = 0; i < n_tiles; ++i) {
         const int j = j0 + i;
@@ -1379,8 +1348,9 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
 #if ATTN_STAMPS
     // Consumer warpgroup 0's first thread stamps points c..h of this CTA's row. c..e are held in
     // registers until the main loop is over, so that no wgmma waits for the counter's load.
-    // (With SHORT_FOLD_LAST the folding warpgroup is the last one, so it stamps instead.)
-    const bool st_on = tid == 128 * (1 + (SHORT_FOLD_LAST ? SHORT_KSPLIT - 1 : 0)) && blockIdx.x < kStampCtas;
+    // (With SHORT_FOLD_LAST the key split's folding warpgroup is the last one: it stamps.)
+    constexpr int st_tid = 128 * (1 + (C::KS > 1 && SHORT_FOLD_LAST ? C::KS - 1 : 0));
+    const bool st_on = tid == st_tid && blockIdx.x < kStampCtas;
     ulonglong2* st_row = nullptr;
     ulonglong2 st_c = make_ulonglong2(0, 0), st_d = st_c, st_e = st_c;
     unsigned st_calls = 0;
@@ -1577,13 +1547,13 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
     if constexpr (C::KS > 1) {
       // ---- Key-split merge: the warpgroups other than rank FOLD leave their partial (O, m, l)
       // in shared memory (each thread its own fragment, [float4 index][thread]) and leave; rank
-      // FOLD (0 by default) folds them into its own in a fixed order (deterministic) and runs
-      // the normal epilogue below. ----
+      // FOLD folds them into its own in a fixed order (deterministic) and runs the normal
+      // epilogue below. ----
       // SHORT_FOLD_LAST: the last rank folds instead. Its key tiles are the last of each round to
       // arrive, so it tends to finish last, and the one that finishes last should not have to
       // write its partial and wait at the barrier for another warpgroup to read it.
       // Partial slots: ranks 1..KS-1 use slots 0..KS-2 when rank 0 folds, ranks 0..KS-2 use
-      // slots 0..KS-2 when the last one does.
+      // slots 0..KS-2 when the last one does (the default).
       constexpr int FOLD = SHORT_FOLD_LAST ? C::KS - 1 : 0;
       constexpr int SLOT0 = FOLD == 0 ? 1 : 0;  // the rank that uses slot 0
       const int tl = tid % 128;
@@ -1736,7 +1706,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
 #if ATTN_STAMPS
     ATTN_STAMP(st_row, 7);  // (h)
     // No fence: the next call reads the counter only after this grid has completed.
-    if (tid == 128 && blockIdx.x == 0) atomicAdd(&g_stamp_calls, 1u);
+    if (tid == st_tid && blockIdx.x == 0) atomicAdd(&g_stamp_calls, 1u);
 #endif
   }
 }

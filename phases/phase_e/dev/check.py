@@ -60,15 +60,11 @@ LIBS = {
     "e_sp1_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSPLIT_KV=1", "-DSPLIT_CWG=1", "-DSPLIT_MINB=2"]),
     # The cluster-pair entries (e_kc1m2, e_kc1m2_trap, e_kc2) went with that code: check out
     # d68ffb0 to rerun them. Built from today's kernel their -D switches would be ignored.
-    # K tiles before V tiles in the key split (dev/runs/fifth/kfirst.patch, applied this session).
-    "e_kf": (E, ["-DLOAD_K_FIRST=1"]),
-    "e_kf_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DLOAD_K_FIRST=1"]),
-    "e_stamps_kf": (E, ["-DATTN_STAMPS=1", "-DLOAD_K_FIRST=1"]),
-    # The last key-split rank folds and stores (SHORT_FOLD_LAST), alone and with K-first loads.
-    "e_fl": (E, ["-DSHORT_FOLD_LAST=1"]),
-    "e_kf_fl": (E, ["-DLOAD_K_FIRST=1", "-DSHORT_FOLD_LAST=1"]),
-    "e_kf_fl_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DLOAD_K_FIRST=1", "-DSHORT_FOLD_LAST=1"]),
-    "e_stamps_kf_fl": (E, ["-DATTN_STAMPS=1", "-DLOAD_K_FIRST=1", "-DSHORT_FOLD_LAST=1"]),
+    # The key split's merge on rank 0 (the shipped order before the sixth session).
+    "e_f0": (E, ["-DSHORT_FOLD_LAST=0"]),
+    "e_stamps_f0": (E, ["-DATTN_STAMPS=1", "-DSHORT_FOLD_LAST=0"]),
+    # K-first (LOAD_K_FIRST) left the source after it measured slower: apply
+    # dev/runs/fifth/kfirst.patch to 196eb50's parent to rerun it.
     "d": ("phases/phase_d", []),                                   # phase_d's shipped default
 }
 

@@ -4,8 +4,11 @@ An inline-asm operand list cannot be built by the preprocessor or a template, so
 (N, dtype) gets its own statement, written out here.
 
   python3 phases/phase_d/dev/gen_wgmma.py > /tmp/wg.inc
+  python3 phases/phase_d/dev/gen_wgmma.py 256 > /tmp/wg.inc   # phase_e: also N = 256 (SS only)
 """
-SS_N = list(range(64, 193, 16))   # keys per tile (the N of Q.K^T)
+import sys
+
+SS_N = list(range(64, 193, 16)) + [int(a) for a in sys.argv[1:]]  # keys per tile (the N of Q.K^T)
 RS_N = [64, 128]                  # head dims (the N of P.V)
 TYPES = [("false", "f16"), ("true", "bf16")]
 

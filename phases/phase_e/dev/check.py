@@ -63,6 +63,14 @@ LIBS = {
     # The key split's merge on rank 0 (the shipped order before the sixth session).
     "e_f0": (E, ["-DSHORT_FOLD_LAST=0"]),
     "e_stamps_f0": (E, ["-DATTN_STAMPS=1", "-DSHORT_FOLD_LAST=0"]),
+    # One 256-key tile per warpgroup in the key split (the in-turn loop), with and without every K
+    # loaded before any V (NOTES.md, "Session of 2026-11-23 (sixth)").
+    "e_bn256": (E, ["-DSHORT_KSPLIT_BN=256"]),
+    "e_bn256_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_KSPLIT_BN=256"]),
+    "e_bn256_kf": (E, ["-DSHORT_KSPLIT_BN=256", "-DSHORT_ONE_STEP_KFIRST=1"]),
+    "e_bn256_kf_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_KSPLIT_BN=256", "-DSHORT_ONE_STEP_KFIRST=1"]),
+    "e_stamps_bn256": (E, ["-DATTN_STAMPS=1", "-DSHORT_KSPLIT_BN=256"]),
+    "e_stamps_bn256_kf": (E, ["-DATTN_STAMPS=1", "-DSHORT_KSPLIT_BN=256", "-DSHORT_ONE_STEP_KFIRST=1"]),
     # K-first (LOAD_K_FIRST) left the source after it measured slower: apply
     # dev/runs/fifth/kfirst.patch to 196eb50's parent to rerun it.
     "d": ("phases/phase_d", []),                                   # phase_d's shipped default

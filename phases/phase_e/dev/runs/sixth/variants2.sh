@@ -1,8 +1,8 @@
 #!/bin/bash
-# Device call: SHORT_KSPLIT_BN=256 (with and without SHORT_ONE_STEP_KFIRST) against the shipped default, libraries built on the
-# CPU (carried in dev/.build): full correctness sweep and special checks on the trap build of the
-# combination, the quick sweep on K-first alone, then same-process timing (two passes, opposite
-# name orders) and the stamps of each order.
+# Device call: the one-step key split (SHORT_KSPLIT_BN=256, with and without
+# SHORT_ONE_STEP_KFIRST) against the shipped default and the rank-0 fold (e_f0), libraries built
+# on the CPU (carried in dev/.build): full correctness sweeps of both trap builds and the special
+# checks, then same-process timing (two passes, opposite name orders) and the stamps.
 set -u
 L="$OUT/logs"; mkdir -p "$L"
 B=phases/phase_e/dev/.build

@@ -168,9 +168,6 @@
 #ifndef ATTN_STAMPS
 #define ATTN_STAMPS 0
 #endif
-#ifndef SHORT_ONE_STEP_KFIRST  // 1: a one-step key split loads every K tile before any V tile
-#define SHORT_ONE_STEP_KFIRST 0
-#endif
 #ifndef SHORT_FOLD_LAST  // 1: the last key-split rank (whose tiles arrive last) folds and stores
 #define SHORT_FOLD_LAST 1  // sixth session: seed graph -2.7% against rank 0 folding (NOTES.md)
 #endif
@@ -323,18 +320,23 @@ template <typename T> struct ShortConfigFor {
 #ifndef SHORT_KSPLIT   // on: run 2 passed synccheck, the full sweep and every special check (NOTES.md)
 #define SHORT_KSPLIT 2
 #endif
+// Keys per tile, non-causal and causal; the ring holds every tile of a SHORT_MAX_KEYS row. Helper
+// run 1: 128-key tiles 4.84 us at the seed, 64-key 5.24. Sixth session: 256-key tiles (one per
+// warpgroup, the in-turn loop) -1.4% non-causal but +3-10% causal, where the keys of a CTA's
+// early rows all fall to warpgroup 0's tile (NOTES.md).
 #ifndef SHORT_KSPLIT_BN
-#define SHORT_KSPLIT_BN 128   // helper run 1: 128-key tiles 4.84 us at the seed, 64-key 5.24
+#define SHORT_KSPLIT_BN 256
 #endif
-#ifndef SHORT_KSPLIT_STAGES
-#define SHORT_KSPLIT_STAGES (SHORT_MAX_KEYS / SHORT_KSPLIT_BN)
+#ifndef SHORT_KSPLIT_BN_CAUSAL
+#define SHORT_KSPLIT_BN_CAUSAL 128
 #endif
 #ifndef SHORT_KSPLIT_MAX_CTAS
 #define SHORT_KSPLIT_MAX_CTAS 132
 #endif
 #if SHORT_KSPLIT > 1
-template <typename T> struct ShortSplitConfigFor {
-  using type = Config<T, 64, SHORT_KSPLIT, SHORT_KSPLIT_BN, SHORT_KSPLIT_STAGES, 0, false, 1, SHORT_KSPLIT>;
+template <typename T, bool CAUSAL> struct ShortSplitConfigFor {
+  static constexpr int BN = CAUSAL ? SHORT_KSPLIT_BN_CAUSAL : SHORT_KSPLIT_BN;
+  using type = Config<T, 64, SHORT_KSPLIT, BN, SHORT_MAX_KEYS / BN, 0, false, 1, SHORT_KSPLIT>;
 };
 #endif
 
@@ -1385,27 +1387,6 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
 #pragma unroll
       for (int sl = 0; sl < C::SLABS; ++sl)
         tma_load_4d(sb + C::Q_OFF + sl * C::Q_SLAB, &tm_q, q_full, 64 * sl, m0, h, b);
-      if constexpr (C::ONE_STEP && SHORT_ONE_STEP_KFIRST) {
-        // One key tile per warpgroup and a ring that holds them all: no stage is ever waited
-        // for, so every K goes out first (each warpgroup's S needs only its K) and the V tiles,
-        // needed only after the softmax, follow.
-#pragma unroll 1
-        for (int i = 0; i < n_tiles; ++i) {
-          mbar_arrive_expect_tx(k_full(i), C::KV_BYTES);
-#pragma unroll
-          for (int sl = 0; sl < C::SLABS; ++sl)
-            tma_load_4d(sb + C::K_OFF + i * C::KV_BYTES + sl * C::KV_SLAB, &tm_k, k_full(i), 64 * sl,
-                        (j0 + i) * C::BN, h, b);
-        }
-#pragma unroll 1
-        for (int i = 0; i < n_tiles; ++i) {
-          mbar_arrive_expect_tx(v_full(i), C::KV_BYTES);
-#pragma unroll
-          for (int sl = 0; sl < C::SLABS; ++sl)
-            tma_load_4d(sb + C::V_OFF + i * C::KV_BYTES + sl * C::KV_SLAB, &tm_v, v_full(i), 64 * sl,
-                        (j0 + i) * C::BN, h, b);
-        }
-      } else
 #pragma unroll 1
       for (int i = 0; i < n_tiles; ++i) {
         const int j = j0 + i;
@@ -1959,8 +1940,8 @@ cudaError_t dispatch_causal(const AttnParams& p, cudaStream_t stream, EncodeFn e
       // A shape rule (no device query): 64-row CTAs that fit in one wave split their keys over
       // SHORT_KSPLIT consumer warpgroups; more CTAs than that already fill the SMs (3 per SM).
       if (int64_t(p.B) * p.H * attn::ceil_div(p.S_q, 64) <= SHORT_KSPLIT_MAX_CTAS) {
-        using CKS = typename ShortSplitConfigFor<T>::type;
-        return p.causal ? launch<CKS, true>(p, stream, enc, 1) : launch<CKS, false>(p, stream, enc, 1);
+        return p.causal ? launch<typename ShortSplitConfigFor<T, true>::type, true>(p, stream, enc, 1)
+                        : launch<typename ShortSplitConfigFor<T, false>::type, false>(p, stream, enc, 1);
       }
 #endif
       using CSH = typename ShortConfigFor<T>::type;
@@ -1991,7 +1972,8 @@ constexpr int max_bytes(int a, int b) { return a > b ? a : b; }
 #define SMEM_SPLIT(d) 0
 #endif
 #if SHORT_KV && SHORT_KSPLIT > 1
-#define SMEM_KSPLIT ShortSplitConfigFor<__half>::type::SMEM_BYTES
+#define SMEM_KSPLIT \
+  max_bytes(ShortSplitConfigFor<__half, false>::type::SMEM_BYTES, ShortSplitConfigFor<__half, true>::type::SMEM_BYTES)
 #else
 #define SMEM_KSPLIT 0
 #endif

@@ -40,10 +40,10 @@ LIBS = {
     # tiles; 1 = off). NOTES.md, "In-CTA key split".
     "e_ks1": (E, ["-DSHORT_KSPLIT=1"]),                            # key split off (the short kernel)
     "e_ks2_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_KSPLIT=2"]),
-    "e_ks2_bn64": (E, ["-DSHORT_KSPLIT=2", "-DSHORT_KSPLIT_BN=64"]),  # 64-key tiles
-    "e_ks2_bn64_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_KSPLIT=2", "-DSHORT_KSPLIT_BN=64"]),
-    "e_ks4": (E, ["-DSHORT_KSPLIT=4", "-DSHORT_KSPLIT_BN=64"]),    # 4 consumer warpgroups, 64-key tiles
-    "e_ks4_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_KSPLIT=4", "-DSHORT_KSPLIT_BN=64"]),
+    "e_ks2_bn64": (E, ["-DSHORT_KSPLIT=2", "-DSHORT_KSPLIT_BN=64", "-DSHORT_KSPLIT_BN_CAUSAL=64"]),  # 64-key tiles
+    "e_ks2_bn64_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_KSPLIT=2", "-DSHORT_KSPLIT_BN=64", "-DSHORT_KSPLIT_BN_CAUSAL=64"]),
+    "e_ks4": (E, ["-DSHORT_KSPLIT=4", "-DSHORT_KSPLIT_BN=64", "-DSHORT_KSPLIT_BN_CAUSAL=64"]),    # 4 consumer warpgroups, 64-key tiles
+    "e_ks4_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_KSPLIT=4", "-DSHORT_KSPLIT_BN=64", "-DSHORT_KSPLIT_BN_CAUSAL=64"]),
     "e_ks2_all": (E, ["-DSHORT_KSPLIT=2", "-DSHORT_KSPLIT_MAX_CTAS=1000000000"]),  # on every short grid
     # Causal order (CAUSAL_BY_HEAD, default 1; NOTES.md, "Causal order by head").
     "e_o0": (E, ["-DCAUSAL_BY_HEAD=0"]),                           # causal: heads fastest (as before)
@@ -63,16 +63,15 @@ LIBS = {
     # The key split's merge on rank 0 (the shipped order before the sixth session).
     "e_f0": (E, ["-DSHORT_FOLD_LAST=0"]),
     "e_stamps_f0": (E, ["-DATTN_STAMPS=1", "-DSHORT_FOLD_LAST=0"]),
-    # One 256-key tile per warpgroup in the key split (the in-turn loop), with and without every K
-    # loaded before any V (NOTES.md, "Session of 2026-11-23 (sixth)").
-    "e_bn256": (E, ["-DSHORT_KSPLIT_BN=256"]),
-    "e_bn256_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_KSPLIT_BN=256"]),
-    "e_bn256_kf": (E, ["-DSHORT_KSPLIT_BN=256", "-DSHORT_ONE_STEP_KFIRST=1"]),
-    "e_bn256_kf_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_KSPLIT_BN=256", "-DSHORT_ONE_STEP_KFIRST=1"]),
-    "e_stamps_bn256": (E, ["-DATTN_STAMPS=1", "-DSHORT_KSPLIT_BN=256"]),
-    "e_stamps_bn256_kf": (E, ["-DATTN_STAMPS=1", "-DSHORT_KSPLIT_BN=256", "-DSHORT_ONE_STEP_KFIRST=1"]),
-    # K-first (LOAD_K_FIRST) left the source after it measured slower: apply
-    # dev/runs/fifth/kfirst.patch to 196eb50's parent to rerun it.
+    # The key split with 128-key tiles non-causal too (the default before the sixth session's
+    # one-step split), and with 256-key tiles causal too.
+    "e_bn128": (E, ["-DSHORT_KSPLIT_BN=128"]),
+    "e_bn256c": (E, ["-DSHORT_KSPLIT_BN_CAUSAL=256"]),
+    "e_bn256c_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_KSPLIT_BN_CAUSAL=256"]),
+    "e_stamps_bn128": (E, ["-DATTN_STAMPS=1", "-DSHORT_KSPLIT_BN=128"]),
+    # K-first loads (LOAD_K_FIRST, then SHORT_ONE_STEP_KFIRST for the one-step split) left the
+    # source after they measured slower: 196eb50's parent + dev/runs/fifth/kfirst.patch, or
+    # 116b8a6, to rerun them.
     "d": ("phases/phase_d", []),                                   # phase_d's shipped default
 }
 

@@ -168,9 +168,6 @@
 #ifndef ATTN_STAMPS
 #define ATTN_STAMPS 0
 #endif
-#ifndef SHORT_L2_PREFETCH  // 1: the key split asks L2 for its tiles before griddepcontrol.wait
-#define SHORT_L2_PREFETCH 0
-#endif
 #ifndef SHORT_FOLD_LAST  // 1: the last key-split rank (whose tiles arrive last) folds and stores
 #define SHORT_FOLD_LAST 1  // sixth session: seed graph -2.7% against rank 0 folding (NOTES.md)
 #endif
@@ -401,14 +398,6 @@ __device__ __forceinline__ void tma_store_4d(const CUtensorMap* m, uint32_t src,
           reinterpret_cast<uint64_t>(m)),
       "r"(src), "r"(c0), "r"(c1), "r"(c2), "r"(c3)
       : "memory");
-}
-// An L2-only prefetch of one TMA box: no data reaches the SM, so it may run before
-// griddepcontrol.wait (see SHORT_L2_PREFETCH).
-__device__ __forceinline__ void tma_prefetch_l2_4d(const CUtensorMap* m, int c0, int c1, int c2, int c3) {
-  asm volatile("cp.async.bulk.prefetch.tensor.4d.L2.global.tile [%0, {%1, %2, %3, %4}];\n" ::"l"(
-                   reinterpret_cast<uint64_t>(m)),
-               "r"(c0), "r"(c1), "r"(c2), "r"(c3)
-               : "memory");
 }
 __device__ __forceinline__ void tma_store_commit_and_drain() {
   asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
@@ -1389,24 +1378,6 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       prefetch_tmap(&tm_k);
       prefetch_tmap(&tm_v);
       prefetch_tmap(&tm_o);
-      if constexpr (C::KS > 1 && SHORT_L2_PREFETCH) {
-        // One-wave key split: a call that finds L2 cold (the first of a sequence, or one behind
-        // other work) waits out an HBM round trip on its first loads. Asking L2 for this CTA's
-        // Q, K and V tiles before griddepcontrol.wait moves that trip under the prologue and the
-        // wait. It is safe before the wait: L2 is where every SM's global writes land, so a line
-        // fetched now is updated by the previous grid's later stores, and the SM's own reads
-        // (the TMA loads below) still come after the wait.
-#pragma unroll
-        for (int sl = 0; sl < C::SLABS; ++sl) tma_prefetch_l2_4d(&tm_q, 64 * sl, m0, h, b);
-#pragma unroll 1
-        for (int i = 0; i < n_tiles; ++i) {
-#pragma unroll
-          for (int sl = 0; sl < C::SLABS; ++sl) {
-            tma_prefetch_l2_4d(&tm_k, 64 * sl, (j0 + i) * C::BN, h, b);
-            tma_prefetch_l2_4d(&tm_v, 64 * sl, (j0 + i) * C::BN, h, b);
-          }
-        }
-      }
       pdl_wait();  // everything above overlaps the previous kernel's tail (PDL)
 #if ATTN_STAMPS
       const ulonglong2 st_waited = stamp_now();  // (b)

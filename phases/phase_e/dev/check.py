@@ -72,10 +72,8 @@ LIBS = {
     # K-first loads (LOAD_K_FIRST, then SHORT_ONE_STEP_KFIRST for the one-step split) left the
     # source after they measured slower: 196eb50's parent + dev/runs/fifth/kfirst.patch, or
     # 116b8a6, to rerun them.
-    # The key split asks L2 for its Q/K/V tiles before griddepcontrol.wait.
-    "e_l2p": (E, ["-DSHORT_L2_PREFETCH=1"]),
-    "e_l2p_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_L2_PREFETCH=1"]),
-    "e_stamps_l2p": (E, ["-DATTN_STAMPS=1", "-DSHORT_L2_PREFETCH=1"]),
+    # The L2 prefetch before griddepcontrol.wait (SHORT_L2_PREFETCH) left the source after it
+    # measured slower: 5942a38 has it.
     "d": ("phases/phase_d", []),                                   # phase_d's shipped default
 }
 

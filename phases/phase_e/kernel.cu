@@ -129,6 +129,14 @@
 #define PINGPONG_D64 PINGPONG
 #define PINGPONG_D128 PINGPONG
 #endif
+// d=64 main kernel only (dev experiments, NOTES.md sixth session): CTAs per SM, and the
+// in-warpgroup overlap (0: each warpgroup's steps in turn, as the short-row kernel).
+#ifndef MINB_D64
+#define MINB_D64 1
+#endif
+#ifndef OVERLAP_D64
+#define OVERLAP_D64 1
+#endif
 #ifndef PINGPONG_D64
 #define PINGPONG_D64 0   // run 1: ping-pong measured 1-4% slower than without (NOTES.md)
 #endif
@@ -269,7 +277,8 @@ struct Config {
 
 template <typename T, int D> struct ConfigFor;
 template <typename T> struct ConfigFor<T, 64> {
-  using type = Config<T, 64, CONSUMER_WG_D64, BLOCK_N_D64, STAGES_D64, PINGPONG_D64>;
+  using type = Config<T, 64, CONSUMER_WG_D64, BLOCK_N_D64, STAGES_D64, PINGPONG_D64, false, MINB_D64, 1,
+                      OVERLAP_D64 != 0>;
 };
 template <typename T> struct ConfigFor<T, 128> {
   using type = Config<T, 128, CONSUMER_WG_D128, BLOCK_N_D128, STAGES_D128, PINGPONG_D128>;

@@ -155,6 +155,12 @@
 #ifndef SHORT_KV       // 1: d=64 rows of <= SHORT_MAX_KEYS keys (not split) use the short-row kernel
 #define SHORT_KV 1
 #endif
+// Causal d=64 rows up to this many keys take the short-row kernel too. Sixth session, event time
+// of the short-row kernel against the main one, causal, 16k tokens x 16 heads: S = 1024 -16 to
+// -20%, 2048 -2 to -3%, 4096 +3%, 8192 +9-10%, 16384 +12-14% (NOTES.md).
+#ifndef SHORT_CAUSAL_MAX_KEYS
+#define SHORT_CAUSAL_MAX_KEYS 2048
+#endif
 #ifndef SHORT_MAX_KEYS
 #define SHORT_MAX_KEYS 512
 #endif
@@ -1954,15 +1960,17 @@ cudaError_t dispatch_causal(const AttnParams& p, cudaStream_t stream, EncodeFn e
 #endif
 #if SHORT_KV
   if constexpr (D == 64) {
-    if (p.S_k <= SHORT_MAX_KEYS) {
 #if SHORT_KSPLIT > 1
-      // A shape rule (no device query): 64-row CTAs that fit in one wave split their keys over
-      // SHORT_KSPLIT consumer warpgroups; more CTAs than that already fill the SMs (3 per SM).
-      if (int64_t(p.B) * p.H * attn::ceil_div(p.S_q, 64) <= SHORT_KSPLIT_MAX_CTAS) {
-        return p.causal ? launch<typename ShortSplitConfigFor<T, true>::type, true>(p, stream, enc, 1)
-                        : launch<typename ShortSplitConfigFor<T, false>::type, false>(p, stream, enc, 1);
-      }
+    // A shape rule (no device query): 64-row CTAs that fit in one wave split their keys over
+    // SHORT_KSPLIT consumer warpgroups; more CTAs than that already fill the SMs (4 per SM).
+    if (p.S_k <= SHORT_MAX_KEYS && int64_t(p.B) * p.H * attn::ceil_div(p.S_q, 64) <= SHORT_KSPLIT_MAX_CTAS) {
+      return p.causal ? launch<typename ShortSplitConfigFor<T, true>::type, true>(p, stream, enc, 1)
+                      : launch<typename ShortSplitConfigFor<T, false>::type, false>(p, stream, enc, 1);
+    }
 #endif
+    // The short-row kernel also takes causal rows up to SHORT_CAUSAL_MAX_KEYS: its 64-row CTAs
+    // cut the diagonal finer and leave a shorter tail of long CTAs.
+    if (p.S_k <= SHORT_MAX_KEYS || (p.causal && p.S_k <= SHORT_CAUSAL_MAX_KEYS)) {
       using CSH = typename ShortConfigFor<T>::type;
       return p.causal ? launch<CSH, true>(p, stream, enc, 1) : launch<CSH, false>(p, stream, enc, 1);
     }

@@ -77,6 +77,8 @@ LIBS = {
     # The short-row kernel as shipped before the sixth session (4 stages, 3 CTAs per SM, the
     # in-warpgroup overlap); e_so64m4 of that session's call 7 is today's default.
     "e_short_prev": (E, ["-DSHORT_STAGES=4", "-DSHORT_MINB=3", "-DSHORT_OVERLAP=1"]),
+    # Causal d=64 rows of 513..2048 keys on the main kernel, as before the sixth session.
+    "e_causal_main": (E, ["-DSHORT_CAUSAL_MAX_KEYS=0"]),
     # The d=64 main kernel as the short-row one now runs: warpgroups in turn, 64-key tiles,
     # several CTAs per SM (128-row CTAs two per SM; 64-row CTAs four per SM).
     "e_m2w2": (E, ["-DCONSUMER_WG_D64=2", "-DBLOCK_N_D64=64", "-DSTAGES_D64=3", "-DMINB_D64=2", "-DOVERLAP_D64=0"]),

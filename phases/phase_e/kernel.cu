@@ -59,6 +59,8 @@
 //   ATTN_SPIN_TRAP          debug: 1 turns a barrier wait of ~2^28 polls into a trap (default 0)
 //   SHORT_DSTORE            1: the key-split kernel stores O from registers, not by TMA (default 0)
 //   SHORT_FOLD_LAST         1: the key split's last warpgroup folds and stores; 0: the first (default 1)
+//   SHORT_BN/_STAGES/_MINB  the short-row kernel's keys per tile, ring depth, CTAs per SM (64 / 2 / 4;
+//                           with SHORT_MINB 4 a consumer has 104 registers: 64-key tiles only)
 //   ATTN_STAMPS             diagnostic: 1 records globaltimer/clock64 at fixed points (default 0)
 // A combination that cannot work is a compile error (static_assert) naming the limit: shared
 // memory over 227 KB, too few registers per consumer thread for the S, P and O fragments, a
@@ -157,7 +159,7 @@
 #endif
 // Causal d=64 rows up to this many keys take the short-row kernel too. Sixth session, event time
 // of the short-row kernel against the main one, causal, 16k tokens x 16 heads: S = 1024 -16 to
-// -20%, 2048 -2 to -3%, 4096 +3%, 8192 +9-10%, 16384 +12-14% (NOTES.md).
+// -17%, 2048 -2.4%, 4096 +2.4 to +2.9%, 8192 +9 to +10%, 16384 +12.5 to +13.5% (NOTES.md).
 #ifndef SHORT_CAUSAL_MAX_KEYS
 #define SHORT_CAUSAL_MAX_KEYS 2048
 #endif
@@ -319,7 +321,7 @@ template <typename T, int D> struct SplitConfigFor {
 // warpgroup's steps strictly in turn: without the in-warpgroup overlap a consumer needs no
 // registers for the previous P, so four CTAs fit where three did, and four warpgroups hide each
 // other's softmax. Sixth session, against 4 stages, 3 CTAs per SM with the overlap: (16,16,512,64)
-// +9.5% event-timed, -7 to -11% graph time per call (NOTES.md).
+// time per call -8.4 to -8.8% event-timed, -7 to -11% in graph replay (NOTES.md).
 #ifndef SHORT_CWG
 #define SHORT_CWG 1
 #endif
@@ -1521,98 +1523,98 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
     ATTN_HOLD(st_c);  // (c)
 
     if constexpr (C::OVL) {
-    if (n_wg > 0) {
-      // Tile 0: S(0), softmax, P(0). Nothing to overlap with yet.
-      {
-        const int i0 = tix(0), s0 = i0 % ST;
-        mbar_wait(k_full(s0), uint32_t(i0 / ST) & 1u);
-        pp_begin();
-        wgmma_fence();
-        issue_qk<C>(s, q_desc, k_desc(s0));
-        wgmma_commit();
-        pp_end(false);
-        wgmma_wait<0>();
-        pin(s);
-        if (leader) mbar_arrive(k_empty(s0));
-        if (j0 + i0 >= n_full) apply_mask<C, CAUSAL>(s, row0, (j0 + i0) * C::BN, p.S_k, t);
-        softmax_tile<C>(s, m, l, alpha, scale_log2);  // O = 0: alpha unused
-        ATTN_HOLD(st_d);  // (d)
-        convert_p<C>(s, pf);
-      }
+      if (n_wg > 0) {
+        // Tile 0: S(0), softmax, P(0). Nothing to overlap with yet.
+        {
+          const int i0 = tix(0), s0 = i0 % ST;
+          mbar_wait(k_full(s0), uint32_t(i0 / ST) & 1u);
+          pp_begin();
+          wgmma_fence();
+          issue_qk<C>(s, q_desc, k_desc(s0));
+          wgmma_commit();
+          pp_end(false);
+          wgmma_wait<0>();
+          pin(s);
+          if (leader) mbar_arrive(k_empty(s0));
+          if (j0 + i0 >= n_full) apply_mask<C, CAUSAL>(s, row0, (j0 + i0) * C::BN, p.S_k, t);
+          softmax_tile<C>(s, m, l, alpha, scale_log2);  // O = 0: alpha unused
+          ATTN_HOLD(st_d);  // (d)
+          convert_p<C>(s, pf);
+        }
 #pragma unroll 1
-      for (int u = 1; u < n_wg; ++u) {
-        const int i = tix(u), ip = tix(u - 1);
-        const int j = j0 + i;
-        const int sk = i % ST, sv = ip % ST;
-        mbar_wait(k_full(sk), uint32_t(i / ST) & 1u);
-        mbar_wait(v_full(sv), uint32_t(ip / ST) & 1u);
-        pin(o);
-        pin(pf);
-        pp_begin();
-        wgmma_fence();
-        issue_qk<C>(s, q_desc, k_desc(sk));  // S(j)
-        wgmma_commit();
-        issue_pv<C>(o, pf, v_desc(sv));      // O += P(j-1)·V(j-1)
-        wgmma_commit();
-        pp_end(false);
-        wgmma_wait<1>();                     // S(j) has landed; P·V may still run
-        pin(s);
-        if (leader) mbar_arrive(k_empty(sk));
-        if (j >= n_full) apply_mask<C, CAUSAL>(s, row0, j * C::BN, p.S_k, t);
-        softmax_tile<C>(s, m, l, alpha, scale_log2);
-        wait_pv_and_rescale<C>(o, alpha, 8 + cw);  // P(j-1)·V(j-1) done: O and P ours again
-        pin(pf);
-        if (leader) mbar_arrive(v_empty(sv));
-        convert_p<C>(s, pf);
-      }
-      {
-        const int i = tix(n_wg - 1), sv = i % ST;
-        mbar_wait(v_full(sv), uint32_t(i / ST) & 1u);
-        pin(o);
-        pin(pf);
-        pp_begin();
-        wgmma_fence();
-        issue_pv<C>(o, pf, v_desc(sv));
-        wgmma_commit();
-        pp_end(true);
-        wgmma_wait<0>();
-        pin(o);
-        pin(pf);
-        ATTN_HOLD(st_e);  // (e)
-        if (leader) mbar_arrive(v_empty(sv));
-      }
-    }  // n_wg > 0
+        for (int u = 1; u < n_wg; ++u) {
+          const int i = tix(u), ip = tix(u - 1);
+          const int j = j0 + i;
+          const int sk = i % ST, sv = ip % ST;
+          mbar_wait(k_full(sk), uint32_t(i / ST) & 1u);
+          mbar_wait(v_full(sv), uint32_t(ip / ST) & 1u);
+          pin(o);
+          pin(pf);
+          pp_begin();
+          wgmma_fence();
+          issue_qk<C>(s, q_desc, k_desc(sk));  // S(j)
+          wgmma_commit();
+          issue_pv<C>(o, pf, v_desc(sv));      // O += P(j-1)·V(j-1)
+          wgmma_commit();
+          pp_end(false);
+          wgmma_wait<1>();                     // S(j) has landed; P·V may still run
+          pin(s);
+          if (leader) mbar_arrive(k_empty(sk));
+          if (j >= n_full) apply_mask<C, CAUSAL>(s, row0, j * C::BN, p.S_k, t);
+          softmax_tile<C>(s, m, l, alpha, scale_log2);
+          wait_pv_and_rescale<C>(o, alpha, 8 + cw);  // P(j-1)·V(j-1) done: O and P ours again
+          pin(pf);
+          if (leader) mbar_arrive(v_empty(sv));
+          convert_p<C>(s, pf);
+        }
+        {
+          const int i = tix(n_wg - 1), sv = i % ST;
+          mbar_wait(v_full(sv), uint32_t(i / ST) & 1u);
+          pin(o);
+          pin(pf);
+          pp_begin();
+          wgmma_fence();
+          issue_pv<C>(o, pf, v_desc(sv));
+          wgmma_commit();
+          pp_end(true);
+          wgmma_wait<0>();
+          pin(o);
+          pin(pf);
+          ATTN_HOLD(st_e);  // (e)
+          if (leader) mbar_arrive(v_empty(sv));
+        }
+      }  // n_wg > 0
     } else {
 #pragma unroll 1
-    for (int u = 0; u < n_wg; ++u) {
-      const int i = tix(u);
-      const int j = j0 + i;
-      const int st = i % ST;
-      const uint32_t ph = uint32_t(i / ST) & 1u;
-      mbar_wait(k_full(st), ph);
-      wgmma_fence();
-      issue_qk<C>(s, q_desc, k_desc(st));
-      wgmma_commit();
-      wgmma_wait<0>();
-      pin(s);
-      if (leader) mbar_arrive(k_empty(st));
-      if (j >= n_full) apply_mask<C, CAUSAL>(s, row0, j * C::BN, p.S_k, t);
-      softmax_tile<C>(s, m, l, alpha, scale_log2);
-      if (u == 0) ATTN_HOLD(st_d);  // (d)
-      rescale_o<C>(o, alpha);
-      convert_p<C>(s, pf);
-      mbar_wait(v_full(st), ph);
-      pin(o);
-      pin(pf);
-      wgmma_fence();
-      issue_pv<C>(o, pf, v_desc(st));
-      wgmma_commit();
-      wgmma_wait<0>();
-      pin(o);
-      pin(pf);
-      if (leader) mbar_arrive(v_empty(st));
-    }
-    if (n_wg > 0) ATTN_HOLD(st_e);  // (e)
+      for (int u = 0; u < n_wg; ++u) {
+        const int i = tix(u);
+        const int j = j0 + i;
+        const int st = i % ST;
+        const uint32_t ph = uint32_t(i / ST) & 1u;
+        mbar_wait(k_full(st), ph);
+        wgmma_fence();
+        issue_qk<C>(s, q_desc, k_desc(st));
+        wgmma_commit();
+        wgmma_wait<0>();
+        pin(s);
+        if (leader) mbar_arrive(k_empty(st));
+        if (j >= n_full) apply_mask<C, CAUSAL>(s, row0, j * C::BN, p.S_k, t);
+        softmax_tile<C>(s, m, l, alpha, scale_log2);
+        if (u == 0) ATTN_HOLD(st_d);  // (d)
+        rescale_o<C>(o, alpha);
+        convert_p<C>(s, pf);
+        mbar_wait(v_full(st), ph);
+        pin(o);
+        pin(pf);
+        wgmma_fence();
+        issue_pv<C>(o, pf, v_desc(st));
+        wgmma_commit();
+        wgmma_wait<0>();
+        pin(o);
+        pin(pf);
+        if (leader) mbar_arrive(v_empty(st));
+      }
+      if (n_wg > 0) ATTN_HOLD(st_e);  // (e)
     }
 #if ATTN_STAMPS
     stamp_defer(st_calls);  // the slot arithmetic stays after the main loop
@@ -1665,7 +1667,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       const int tl = tid % 128;
       float4* const kp_o = reinterpret_cast<float4*>(smem + C::KP_OFF);
       float4* const kp_ml = reinterpret_cast<float4*>(smem + C::KP_OFF + C::KP_O_BYTES);
-      const bool writer = FOLD == 0 ? kr > 0 : kr != FOLD;  // (kr > 0 keeps the shipped PTX)
+      const bool writer = kr != FOLD;
       if (writer) {
 #pragma unroll
         for (int i = 0; i < C::D / 8; ++i)

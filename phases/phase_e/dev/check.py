@@ -481,7 +481,8 @@ def stage_special(out, libname="e_trap"):
 
 def stage_sanitize(out):
     drv = str(BUILD / "driver")
-    runs = [# key-split short path (driver_ks2; B*H*ceil(S_q/64) <= 132): S_q=1, bf16, causal, S_k % 64 != 0
+    runs = [# key split (driver_ks2 = the default build with the trap; B*H*ceil(S_q/64) <= 132): S_q=1,
+            # bf16, causal, S_k % 64 != 0; non-causal runs take the one-step split (256-key tiles)
             ("memcheck_ks2", ["--tool", "memcheck"], ["1", "2", "77", "150", "64", "fp16", "1", "1", "--check"], 25),
             ("memcheck_ks2", ["--tool", "memcheck"], ["1", "3", "1", "300", "64", "bf16", "1", "1", "--check"], 25),
             ("memcheck_ks2", ["--tool", "memcheck"], ["1", "8", "512", "512", "64", "fp16", "0", "1", "--check"], 40),
@@ -489,10 +490,14 @@ def stage_sanitize(out):
             ("racecheck_ks2", ["--tool", "racecheck"], ["1", "4", "130", "500", "64", "bf16", "0"], 40),
             ("synccheck_ks2", ["--tool", "synccheck"], ["1", "2", "77", "150", "64", "fp16", "1"], 25),
             ("synccheck_ks2", ["--tool", "synccheck"], ["1", "8", "512", "512", "64", "bf16", "0"], 30),
-            # the default build's 3-per-SM short kernel (driver), incl. the same 8-tile synccheck
-            ("memcheck", ["--tool", "memcheck"], ["1", "2", "77", "150", "64", "fp16", "1", "1", "--check"], 25),
-            ("racecheck", ["--tool", "racecheck"], ["1", "2", "77", "150", "64", "fp16", "1"], 30),
-            ("synccheck", ["--tool", "synccheck"], ["1", "8", "512", "512", "64", "bf16", "0"], 30),
+            # the default build's short-row kernel (more than 132 64-row CTAs: not split), non-causal
+            # S_k <= 512 and causal S_k <= 2048 (the same shapes as phase_e's gate.yaml)
+            ("memcheck", ["--tool", "memcheck"], ["2", "8", "600", "500", "64", "bf16", "0", "1", "--check"], 30),
+            ("memcheck", ["--tool", "memcheck"], ["1", "9", "960", "1000", "64", "fp16", "1", "1", "--check"], 30),
+            ("racecheck", ["--tool", "racecheck"], ["2", "8", "600", "500", "64", "bf16", "0"], 60),
+            ("racecheck", ["--tool", "racecheck"], ["1", "9", "960", "1000", "64", "fp16", "1"], 60),
+            ("synccheck", ["--tool", "synccheck"], ["2", "8", "600", "500", "64", "bf16", "0"], 30),
+            ("synccheck", ["--tool", "synccheck"], ["1", "9", "960", "1000", "64", "fp16", "1"], 30),
             # the main kernel on more work items than SMs (d=128 192 items, d=64 144)
             ("memcheck_ns", ["--tool", "memcheck"], ["4", "16", "257", "129", "128", "fp16", "1", "1", "--check"], 60),
             ("memcheck_ns", ["--tool", "memcheck"], ["4", "12", "385", "300", "64", "bf16", "0", "1", "--check"], 60),

@@ -12,6 +12,9 @@ from pathlib import Path
 
 METRICS = [
     "gpu__time_duration.sum",
+    "dram__bytes_read.sum",                                               # cold (ncu flushes caches)
+    "dram__bytes_write.sum",
+    "lts__t_sector_hit_rate.pct",
     "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active",
     "sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active",        # MUFU (ex2)
     "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active",

@@ -912,15 +912,32 @@ __device__ __forceinline__ void rescale_o(float (&o)[C::D / 2], const float (&al
   }
 }
 
+// True on every thread of the warpgroup if `pred` holds on any of its 128 threads (bar.red.or on
+// named barrier `bar_id`): a branch on it is uniform over the warpgroup.
+__device__ __forceinline__ bool warpgroup_any(bool pred, int bar_id) {
+  uint32_t r;
+  asm volatile(
+      "{\n.reg .pred p, q;\nsetp.ne.u32 p, %1, 0;\nbar.red.or.pred q, %2, 128, p;\n"
+      "selp.u32 %0, 1, 0, q;\n}\n"
+      : "=r"(r)
+      : "r"(uint32_t(pred)), "r"(bar_id)
+      : "memory");
+  return r != 0;
+}
+
 // OVERLAP: waits for the in-flight P·V, then rescales O. ptxas schedules a wgmma wait like any
 // other instruction inside its basic block, and with the wait in the softmax's block it hoisted
 // it above the exponentials (seen in SASS: WARPGROUP.DEPBAR.LE gsb0, 0x0 right after the S wait),
 // which serialises the softmax behind P·V again. Here the wait sits inside, and after, a branch
 // on the softmax's own result (the vote on alpha), which it cannot be hoisted across. The second
-// wait is free when the first ran.
+// wait is free when the first ran. wgmma.wait_group is .sync.aligned, so the whole warpgroup must
+// take the same branch: the vote is over the warpgroup, not the warp (with a warp vote,
+// compute-sanitizer synccheck found warps at different wait_group instructions; phase_e's
+// NOTES.md, seventh session).
 template <class C>
-__device__ __forceinline__ void wait_pv_and_rescale(float (&o)[C::D / 2], const float (&alpha)[2]) {
-  if (__any_sync(0xffffffffu, alpha[0] != 1.f || alpha[1] != 1.f)) {
+__device__ __forceinline__ void wait_pv_and_rescale(float (&o)[C::D / 2], const float (&alpha)[2],
+                                                    int vote_bar) {
+  if (warpgroup_any(alpha[0] != 1.f || alpha[1] != 1.f, vote_bar)) {
     wgmma_wait<0>();
     pin(o);
 #pragma unroll
@@ -1099,7 +1116,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
         if (leader) mbar_arrive(k_empty(sk));
         if (j >= n_full) apply_mask<C, CAUSAL>(s, row0, j * C::BN, p.S_k, t);
         softmax_tile<C>(s, m, l, alpha, scale_log2);
-        wait_pv_and_rescale<C>(o, alpha);    // P(j-1)·V(j-1) done: O and P are ours again
+        wait_pv_and_rescale<C>(o, alpha, 4 + cw);  // (ids 1..3: the epilogue) O and P ours again
         pin(pf);
         if (leader) mbar_arrive(v_empty(sv));
         convert_p<C>(s, pf);

@@ -1266,10 +1266,11 @@ __device__ __forceinline__ void rescale_o(float (&o)[C::D / 2], const float (&al
 // wait is free when the first ran.
 //
 // wgmma.wait_group is .sync.aligned: every thread of the warpgroup must take the same branch to
-// it. __any_sync only makes the branch uniform per warp; with key split (C::KS > 1) the vote is
-// taken over the whole warpgroup (bar.red.or on named barrier `vote_bar`, 128 threads), which is
-// what the PTX rules ask for. The KS == 1 kernels keep phase_d's warp vote: synccheck at
-// (1,8,512,512) bf16 found no error in either kind (NOTES.md, run 2).
+// it. __any_sync only makes the branch uniform per warp, so the vote is taken over the whole
+// warpgroup (bar.red.or on named barrier `vote_bar`, 128 threads), which is what the PTX rules
+// ask for. Until the seventh session the KS == 1 kernels kept phase_d's warp vote; the gate's
+// synccheck then found their warps at different wait_group instructions at (1,1,200,333) d=128
+// bf16 ("Mismatching warpgroup instruction pc between warps", NOTES.md).
 __device__ __forceinline__ bool warpgroup_any(bool pred, int bar_id) {
   uint32_t r;
   asm volatile(
@@ -1284,10 +1285,7 @@ template <class C>
 __device__ __forceinline__ void wait_pv_and_rescale(float (&o)[C::D / 2], const float (&alpha)[2],
                                                     int vote_bar) {
   const bool moved = alpha[0] != 1.f || alpha[1] != 1.f;
-  bool any;
-  if constexpr (C::KS > 1) any = warpgroup_any(moved, vote_bar);
-  else any = __any_sync(0xffffffffu, moved);
-  if (any) {
+  if (warpgroup_any(moved, vote_bar)) {
     wgmma_wait<0>();
     pin(o);
 #pragma unroll

@@ -912,40 +912,31 @@ __device__ __forceinline__ void rescale_o(float (&o)[C::D / 2], const float (&al
   }
 }
 
-// True on every thread of the warpgroup if `pred` holds on any of its 128 threads (bar.red.or on
-// named barrier `bar_id`): a branch on it is uniform over the warpgroup.
-__device__ __forceinline__ bool warpgroup_any(bool pred, int bar_id) {
-  uint32_t r;
-  asm volatile(
-      "{\n.reg .pred p, q;\nsetp.ne.u32 p, %1, 0;\nbar.red.or.pred q, %2, 128, p;\n"
-      "selp.u32 %0, 1, 0, q;\n}\n"
-      : "=r"(r)
-      : "r"(uint32_t(pred)), "r"(bar_id)
-      : "memory");
-  return r != 0;
-}
-
 // OVERLAP: waits for the in-flight P·V, then rescales O. ptxas schedules a wgmma wait like any
 // other instruction inside its basic block, and with the wait in the softmax's block it hoisted
 // it above the exponentials (seen in SASS: WARPGROUP.DEPBAR.LE gsb0, 0x0 right after the S wait),
 // which serialises the softmax behind P·V again. Here the wait sits inside, and after, a branch
-// on the softmax's own result (the vote on alpha), which it cannot be hoisted across. The second
-// wait is free when the first ran. wgmma.wait_group is .sync.aligned, so the whole warpgroup must
-// take the same branch: the vote is over the warpgroup, not the warp (with a warp vote,
-// compute-sanitizer synccheck found warps at different wait_group instructions; phase_e's
-// NOTES.md, seventh session).
+// on the softmax's own result (alpha), which it cannot be hoisted across. The second wait is free
+// when the first ran. wgmma.wait_group is .sync.aligned, so the whole warpgroup must reach the
+// same wait: the branch reads alpha through a mask that is 0 at run time (KParams::zero, which
+// the compiler cannot see), so every thread takes it. (It was a warp vote on alpha until
+// compute-sanitizer synccheck found warps of one warpgroup at different waits; a vote over the
+// warpgroup, bar.red, cost ~3% at d=64: phase_e's NOTES.md, seventh session.) Inside, a warp
+// skips the FMULs when none of its rows moved; no .aligned instruction sits in that branch.
 template <class C>
 __device__ __forceinline__ void wait_pv_and_rescale(float (&o)[C::D / 2], const float (&alpha)[2],
-                                                    int vote_bar) {
-  if (warpgroup_any(alpha[0] != 1.f || alpha[1] != 1.f, vote_bar)) {
+                                                    uint32_t zero) {
+  if ((__float_as_uint(alpha[0]) & zero) == 0u) {
     wgmma_wait<0>();
     pin(o);
+    if (__any_sync(0xffffffffu, alpha[0] != 1.f || alpha[1] != 1.f)) {
 #pragma unroll
-    for (int i = 0; i < C::D / 8; ++i) {
-      o[4 * i + 0] *= alpha[0];
-      o[4 * i + 1] *= alpha[0];
-      o[4 * i + 2] *= alpha[1];
-      o[4 * i + 3] *= alpha[1];
+      for (int i = 0; i < C::D / 8; ++i) {
+        o[4 * i + 0] *= alpha[0];
+        o[4 * i + 1] *= alpha[0];
+        o[4 * i + 2] *= alpha[1];
+        o[4 * i + 3] *= alpha[1];
+      }
     }
   }
   wgmma_wait<0>();
@@ -966,6 +957,7 @@ struct KParams {
   int S_q, S_k, H;
   unsigned bh_count, num_m_tiles;
   float scale_log2;
+  uint32_t zero;  // always 0: wait_pv_and_rescale's guard
 };
 
 template <class C, bool CAUSAL>
@@ -1116,7 +1108,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
         if (leader) mbar_arrive(k_empty(sk));
         if (j >= n_full) apply_mask<C, CAUSAL>(s, row0, j * C::BN, p.S_k, t);
         softmax_tile<C>(s, m, l, alpha, scale_log2);
-        wait_pv_and_rescale<C>(o, alpha, 4 + cw);  // (ids 1..3: the epilogue) O and P ours again
+        wait_pv_and_rescale<C>(o, alpha, p.zero);  // P(j-1)·V(j-1) done: O and P are ours again
         pin(pf);
         if (leader) mbar_arrive(v_empty(sv));
         convert_p<C>(s, pf);
@@ -1290,6 +1282,7 @@ cudaError_t launch(const AttnParams& p, cudaStream_t stream, EncodeFn enc) {
   kp.bh_count = unsigned(int64_t(p.B) * p.H);
   kp.num_m_tiles = unsigned(m_tiles);
   kp.scale_log2 = p.softmax_scale * attn::kLog2e;
+  kp.zero = 0u;
   kernel<<<unsigned(blocks), C::THREADS, smem, stream>>>(kp, tq, tk, tv, to);
   return cudaGetLastError();
 }

@@ -1266,11 +1266,21 @@ __device__ __forceinline__ void rescale_o(float (&o)[C::D / 2], const float (&al
 // wait is free when the first ran.
 //
 // wgmma.wait_group is .sync.aligned: every thread of the warpgroup must take the same branch to
-// it. __any_sync only makes the branch uniform per warp, so the vote is taken over the whole
-// warpgroup (bar.red.or on named barrier `vote_bar`, 128 threads), which is what the PTX rules
-// ask for. Until the seventh session the KS == 1 kernels kept phase_d's warp vote; the gate's
-// synccheck then found their warps at different wait_group instructions at (1,1,200,333) d=128
-// bf16 ("Mismatching warpgroup instruction pc between warps", NOTES.md).
+// it. A branch on a warp vote (__any_sync) is uniform per warp only: until the seventh session
+// the KS == 1 kernels had one, and the gate's synccheck found their warps at different
+// wait_group instructions at (1,1,200,333) d=128 bf16 ("Mismatching warpgroup instruction pc
+// between warps", NOTES.md).
+// WAIT_GUARD 1: the branch's condition reads alpha (so it stays after the softmax and the wait
+// with it) through a mask that is 0 at run time (KParams::zero, which the compiler cannot see),
+// so every thread takes it: the warpgroup reaches the wait at one instruction, with no barrier
+// among its warps. Inside, a warp still skips the FMULs when none of its rows moved (no
+// .aligned instruction there).
+// WAIT_GUARD 0: a vote over the warpgroup (bar.red.or on named barrier `vote_bar`, 128 threads).
+// Also correct, but ptxas blocks on its result mid-softmax: ~3% at d=64 (NOTES.md).
+#ifndef WAIT_GUARD
+#define WAIT_GUARD 1
+#endif
+#if !WAIT_GUARD
 __device__ __forceinline__ bool warpgroup_any(bool pred, int bar_id) {
   uint32_t r;
   asm volatile(
@@ -1281,10 +1291,28 @@ __device__ __forceinline__ bool warpgroup_any(bool pred, int bar_id) {
       : "memory");
   return r != 0;
 }
+#endif
 template <class C>
 __device__ __forceinline__ void wait_pv_and_rescale(float (&o)[C::D / 2], const float (&alpha)[2],
-                                                    int vote_bar) {
+                                                    int vote_bar, uint32_t zero) {
   const bool moved = alpha[0] != 1.f || alpha[1] != 1.f;
+#if WAIT_GUARD
+  (void)vote_bar;
+  if ((__float_as_uint(alpha[0]) & zero) == 0u) {
+    wgmma_wait<0>();
+    pin(o);
+    if (__any_sync(0xffffffffu, moved)) {
+#pragma unroll
+      for (int i = 0; i < C::D / 8; ++i) {
+        o[4 * i + 0] *= alpha[0];
+        o[4 * i + 1] *= alpha[0];
+        o[4 * i + 2] *= alpha[1];
+        o[4 * i + 3] *= alpha[1];
+      }
+    }
+  }
+#else
+  (void)zero;
   if (warpgroup_any(moved, vote_bar)) {
     wgmma_wait<0>();
     pin(o);
@@ -1296,6 +1324,7 @@ __device__ __forceinline__ void wait_pv_and_rescale(float (&o)[C::D / 2], const 
       o[4 * i + 3] *= alpha[1];
     }
   }
+#endif
   wgmma_wait<0>();
   pin(o);
 }
@@ -1316,6 +1345,7 @@ struct KParams {
   int S_q, S_k, H;
   unsigned bh_count, num_m_tiles;
   float scale_log2;
+  uint32_t zero;  // always 0: wait_pv_and_rescale's guard (WAIT_GUARD)
 };
 
 template <class C, bool CAUSAL>
@@ -1560,7 +1590,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
           if (leader) mbar_arrive(k_empty(sk));
           if (j >= n_full) apply_mask<C, CAUSAL>(s, row0, j * C::BN, p.S_k, t);
           softmax_tile<C>(s, m, l, alpha, scale_log2);
-          wait_pv_and_rescale<C>(o, alpha, 8 + cw);  // P(j-1)·V(j-1) done: O and P ours again
+          wait_pv_and_rescale<C>(o, alpha, 8 + cw, p.zero);  // P(j-1)·V(j-1) done: O and P ours again
           pin(pf);
           if (leader) mbar_arrive(v_empty(sv));
           convert_p<C>(s, pf);
@@ -1890,6 +1920,7 @@ cudaError_t launch(const AttnParams& p, cudaStream_t stream, EncodeFn enc, int c
   kp.bh_count = unsigned(int64_t(p.B) * p.H);
   kp.num_m_tiles = unsigned(m_tiles);
   kp.scale_log2 = p.softmax_scale * attn::kLog2e;
+  kp.zero = 0u;
 
   cudaLaunchConfig_t cfg = {};
   cfg.gridDim = dim3(unsigned(blocks));

@@ -919,14 +919,16 @@ __device__ __forceinline__ void rescale_o(float (&o)[C::D / 2], const float (&al
 // on the softmax's own result (alpha), which it cannot be hoisted across. The second wait is free
 // when the first ran. wgmma.wait_group is .sync.aligned, so the whole warpgroup must reach the
 // same wait: the branch reads alpha through a mask that is 0 at run time (KParams::zero, which
-// the compiler cannot see), so every thread takes it. (It was a warp vote on alpha until
-// compute-sanitizer synccheck found warps of one warpgroup at different waits; a vote over the
-// warpgroup, bar.red, cost ~3% at d=64: phase_e's NOTES.md, seventh session.) Inside, a warp
-// skips the FMULs when none of its rows moved; no .aligned instruction sits in that branch.
+// the compiler cannot see), so every thread takes it; the warp vote around that test only tells
+// ptxas the branch is warp-uniform, so it puts no WARPSYNC before the wait. (It was a vote on
+// alpha itself until compute-sanitizer synccheck found warps of one warpgroup at different
+// waits; a vote over the warpgroup, bar.red, and the test without the warp vote were slower:
+// phase_e's NOTES.md, seventh session.) Inside, a warp skips the FMULs when none of its rows
+// moved; no .aligned instruction sits in that branch.
 template <class C>
 __device__ __forceinline__ void wait_pv_and_rescale(float (&o)[C::D / 2], const float (&alpha)[2],
                                                     uint32_t zero) {
-  if ((__float_as_uint(alpha[0]) & zero) == 0u) {
+  if (__any_sync(0xffffffffu, (__float_as_uint(alpha[0]) & zero) == 0u)) {
     wgmma_wait<0>();
     pin(o);
     if (__any_sync(0xffffffffu, alpha[0] != 1.f || alpha[1] != 1.f)) {

@@ -1270,15 +1270,18 @@ __device__ __forceinline__ void rescale_o(float (&o)[C::D / 2], const float (&al
 // the KS == 1 kernels had one, and the gate's synccheck found their warps at different
 // wait_group instructions at (1,1,200,333) d=128 bf16 ("Mismatching warpgroup instruction pc
 // between warps", NOTES.md).
-// WAIT_GUARD 1: the branch's condition reads alpha (so it stays after the softmax and the wait
-// with it) through a mask that is 0 at run time (KParams::zero, which the compiler cannot see),
-// so every thread takes it: the warpgroup reaches the wait at one instruction, with no barrier
-// among its warps. Inside, a warp still skips the FMULs when none of its rows moved (no
-// .aligned instruction there).
-// WAIT_GUARD 0: a vote over the warpgroup (bar.red.or on named barrier `vote_bar`, 128 threads).
-// Also correct, but ptxas blocks on its result mid-softmax: ~3% at d=64 (NOTES.md).
+// WAIT_GUARD 2 (default): the branch's condition reads alpha (so it stays after the softmax and
+// the wait with it) through a mask that is 0 at run time (KParams::zero, which the compiler
+// cannot see), under a warp vote: true on every thread, so the warpgroup reaches the wait at one
+// instruction, with no barrier among its warps, and warp-uniform to ptxas, so it puts no
+// WARPSYNC in front of the wait. Inside, a warp still skips the FMULs when none of its rows
+// moved (no .aligned instruction there). The SASS is the pre-fix warp-vote kernel's plus one
+// VOTE.
+// WAIT_GUARD 1: the same test without the vote (ptxas adds WARPSYNC.ALL before the wait).
+// WAIT_GUARD 0: a vote over the warpgroup (bar.red.or on named barrier `vote_bar`, 128 threads);
+// ptxas blocks on its result mid-softmax. 1 and 0 are correct too, and slower (NOTES.md).
 #ifndef WAIT_GUARD
-#define WAIT_GUARD 1
+#define WAIT_GUARD 2
 #endif
 #if !WAIT_GUARD
 __device__ __forceinline__ bool warpgroup_any(bool pred, int bar_id) {
@@ -1298,7 +1301,8 @@ __device__ __forceinline__ void wait_pv_and_rescale(float (&o)[C::D / 2], const 
   const bool moved = alpha[0] != 1.f || alpha[1] != 1.f;
 #if WAIT_GUARD
   (void)vote_bar;
-  if ((__float_as_uint(alpha[0]) & zero) == 0u) {
+  const bool take = (__float_as_uint(alpha[0]) & zero) == 0u;
+  if (WAIT_GUARD == 2 ? __any_sync(0xffffffffu, take) : take) {
     wgmma_wait<0>();
     pin(o);
     if (__any_sync(0xffffffffu, moved)) {

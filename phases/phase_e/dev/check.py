@@ -86,9 +86,10 @@ LIBS = {
                         "-DMINB_D64=2", "-DOVERLAP_D64=0"]),
     "e_m4w1": (E, ["-DCONSUMER_WG_D64=1", "-DBLOCK_N_D64=64", "-DSTAGES_D64=2", "-DMINB_D64=4", "-DOVERLAP_D64=0"]),
     "d": ("phases/phase_d", []),                                   # phase_d's shipped default
-    # seventh session: the warpgroup vote (bar.red) in front of the P.V wait, against the default's
-    # always-taken guard (WAIT_GUARD 1)
+    # seventh session: the P.V wait's guard: a warpgroup vote (bar.red), the always-taken test
+    # without a warp vote, against the default's always-taken test under one (WAIT_GUARD 2)
     "e_wg0": (E, ["-DWAIT_GUARD=0"]),
+    "e_wg1": (E, ["-DWAIT_GUARD=1"]),
 }
 
 

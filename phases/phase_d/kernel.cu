@@ -114,6 +114,12 @@
 #ifndef ATTN_CONTROL_TOUCH_ACCUMULATOR
 #define ATTN_CONTROL_TOUCH_ACCUMULATOR 0
 #endif
+// Negative control tests/controls/warp_vote_wait: the P·V wait behind a plain warp vote on alpha
+// (this kernel's form before the seventh session), which lets warps of one warpgroup reach
+// wgmma.wait_group (.sync.aligned) at different instructions. 0 in every real build.
+#ifndef ATTN_CONTROL_WARP_VOTE_WAIT
+#define ATTN_CONTROL_WARP_VOTE_WAIT 0
+#endif
 
 namespace {
 
@@ -928,7 +934,11 @@ __device__ __forceinline__ void rescale_o(float (&o)[C::D / 2], const float (&al
 template <class C>
 __device__ __forceinline__ void wait_pv_and_rescale(float (&o)[C::D / 2], const float (&alpha)[2],
                                                     uint32_t zero) {
+#if ATTN_CONTROL_WARP_VOTE_WAIT
+  if (__any_sync(0xffffffffu, (alpha[0] != 1.f || alpha[1] != 1.f) && zero == 0u)) {  // negative control only
+#else
   if (__any_sync(0xffffffffu, (__float_as_uint(alpha[0]) & zero) == 0u)) {
+#endif
     wgmma_wait<0>();
     pin(o);
     if (__any_sync(0xffffffffu, alpha[0] != 1.f || alpha[1] != 1.f)) {

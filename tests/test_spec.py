@@ -39,6 +39,17 @@ def test_the_floor_is_merged_into_every_phase():
     assert spec.gates == ["build", "launch", "sanity", "correctness", "performance"]
 
 
+def test_every_wgmma_phase_runs_synccheck():
+    # wgmma.fence/commit_group/wait_group are .sync.aligned: only synccheck sees a warpgroup whose
+    # warps reach one at different instructions, which gave right answers in every run and was
+    # in phase_d and phase_e until control warp_vote_wait (phase_e's NOTES.md, seventh session).
+    wgmma = [d for d in phase_dirs()
+             if "HGMMA" in load_spec(d).section("build")["assert"].get("sass_require", [])]
+    assert {d.name for d in wgmma} >= {"phase_d", "phase_e"}
+    for d in wgmma:
+        assert "synccheck" in load_spec(d).section("sanity")["sanitizer"]["tools"], d.name
+
+
 def _broken(tmp_path, text, with_kernel=True, name="phase_x"):
     d = tmp_path / name
     d.mkdir()

@@ -57,7 +57,6 @@
 //   OVERLAP                 1: softmax(j) overlaps P(j-1)·V(j-1); 0: strictly in turn (default 1;
 //                           the short-row kernel has its own, SHORT_OVERLAP, default 0)
 //   ATTN_SPIN_TRAP          debug: 1 turns a barrier wait of ~2^28 polls into a trap (default 0)
-//   SHORT_DSTORE            1: the key-split kernel stores O from registers, not by TMA (default 0)
 //   SHORT_FOLD_LAST         1: the key split's last warpgroup folds and stores; 0: the first (default 1)
 //   SHORT_BN/_STAGES/_MINB  the short-row kernel's keys per tile, ring depth, CTAs per SM (64 / 2 / 4;
 //                           with SHORT_MINB 4 a consumer has 104 registers: 64-key tiles only)
@@ -154,6 +153,13 @@
 #ifndef CAUSAL_BY_HEAD // 1: causal work items head by head, each head's query tiles heaviest first
 #define CAUSAL_BY_HEAD 1  // 0: heads fastest (every head's heaviest tile first: K/V of ~all heads live)
 #endif
+// The producer of a main or short-row CTA asks L2 for the tiles of the item the CTA that
+// replaces it will most likely take (this item + the CTAs resident at once), once its own ring
+// is full: 1: that item's Q tile; 2: its Q and first K and V tiles; 0: off. NOTES.md, eighth
+// session.
+#ifndef NEXT_PREFETCH
+#define NEXT_PREFETCH 0
+#endif
 #ifndef SHORT_KV       // 1: d=64 rows of <= SHORT_MAX_KEYS keys (not split) use the short-row kernel
 #define SHORT_KV 1
 #endif
@@ -175,13 +181,10 @@
 #ifndef ATTN_CONTROL_TOUCH_ACCUMULATOR
 #define ATTN_CONTROL_TOUCH_ACCUMULATOR 0
 #endif
-// The seed's latency chain (NOTES.md, "Session of 2026-11-23 (fifth)"). SHORT_DSTORE=1: on the
-// key-split path, warpgroup 0 writes its normalised O straight from registers to global memory;
-// the other kernels keep the TMA store. ATTN_STAMPS=1: a diagnostic ring of time stamps per CTA
-// and call, read by dev/seed_chain.py through attn_stamps_read.
-#ifndef SHORT_DSTORE
-#define SHORT_DSTORE 0
-#endif
+// The seed's latency chain (NOTES.md, "Session of 2026-11-23 (fifth)"). ATTN_STAMPS=1: a
+// diagnostic ring of time stamps per CTA and call, read by dev/seed_chain.py through
+// attn_stamps_read. (SHORT_DSTORE, O stored from registers on the key-split path, measured
+// slower there and was removed; it is in git at 7fa4e95.)
 #ifndef ATTN_STAMPS
 #define ATTN_STAMPS 0
 #endif
@@ -425,6 +428,13 @@ __device__ __forceinline__ void tma_store_4d(const CUtensorMap* m, uint32_t src,
           reinterpret_cast<uint64_t>(m)),
       "r"(src), "r"(c0), "r"(c1), "r"(c2), "r"(c3)
       : "memory");
+}
+// An L2-only prefetch of one TMA box: nothing reaches this SM's shared memory (NEXT_PREFETCH).
+__device__ __forceinline__ void tma_prefetch_l2_4d(const CUtensorMap* m, int c0, int c1, int c2, int c3) {
+  asm volatile("cp.async.bulk.prefetch.tensor.4d.L2.global.tile [%0, {%1, %2, %3, %4}];\n" ::"l"(
+                   reinterpret_cast<uint64_t>(m)),
+               "r"(c0), "r"(c1), "r"(c2), "r"(c3)
+               : "memory");
 }
 __device__ __forceinline__ void tma_store_commit_and_drain() {
   asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
@@ -1270,39 +1280,21 @@ __device__ __forceinline__ void rescale_o(float (&o)[C::D / 2], const float (&al
 // the KS == 1 kernels had one, and the gate's synccheck found their warps at different
 // wait_group instructions at (1,1,200,333) d=128 bf16 ("Mismatching warpgroup instruction pc
 // between warps", NOTES.md).
-// WAIT_GUARD 2 (default): the branch's condition reads alpha (so it stays after the softmax and
-// the wait with it) through a mask that is 0 at run time (KParams::zero, which the compiler
-// cannot see), under a warp vote: true on every thread, so the warpgroup reaches the wait at one
-// instruction, with no barrier among its warps, and warp-uniform to ptxas, so it puts no
-// WARPSYNC in front of the wait. Inside, a warp still skips the FMULs when none of its rows
-// moved (no .aligned instruction there). The SASS is the pre-fix warp-vote kernel's plus one
-// VOTE.
-// WAIT_GUARD 1: the same test without the vote (ptxas adds WARPSYNC.ALL before the wait).
-// WAIT_GUARD 0: a vote over the warpgroup (bar.red.or on named barrier `vote_bar`, 128 threads);
-// ptxas blocks on its result mid-softmax. 1 and 0 are correct too, and slower (NOTES.md).
-#ifndef WAIT_GUARD
-#define WAIT_GUARD 2
-#endif
-#if !WAIT_GUARD
-__device__ __forceinline__ bool warpgroup_any(bool pred, int bar_id) {
-  uint32_t r;
-  asm volatile(
-      "{\n.reg .pred p, q;\nsetp.ne.u32 p, %1, 0;\nbar.red.or.pred q, %2, 128, p;\n"
-      "selp.u32 %0, 1, 0, q;\n}\n"
-      : "=r"(r)
-      : "r"(uint32_t(pred)), "r"(bar_id)
-      : "memory");
-  return r != 0;
-}
-#endif
+// The guard: its condition reads alpha (so it stays after the softmax, and the wait with it)
+// through a mask that is 0 at run time (KParams::zero, which the compiler cannot see), under a
+// warp vote: true on every thread, so the warpgroup reaches the wait at one instruction, with no
+// barrier among its warps, and warp-uniform to ptxas, so it puts no WARPSYNC in front of the
+// wait. Inside, a warp still skips the FMULs when none of its rows moved (no .aligned
+// instruction there). The SASS is the pre-fix warp-vote kernel's plus one VOTE. Two other
+// correct guards measured 1-4% slower and were removed (NOTES.md, seventh session; in git at
+// 88befef and a58f1e8): a warpgroup vote (bar.red.or), on whose result ptxas blocks
+// mid-softmax, and the same test without the warp vote, before which ptxas puts WARPSYNC.ALL.
 template <class C>
 __device__ __forceinline__ void wait_pv_and_rescale(float (&o)[C::D / 2], const float (&alpha)[2],
-                                                    int vote_bar, uint32_t zero) {
+                                                    uint32_t zero) {
   const bool moved = alpha[0] != 1.f || alpha[1] != 1.f;
-#if WAIT_GUARD
-  (void)vote_bar;
   const bool take = (__float_as_uint(alpha[0]) & zero) == 0u;
-  if (WAIT_GUARD == 2 ? __any_sync(0xffffffffu, take) : take) {
+  if (__any_sync(0xffffffffu, take)) {
     wgmma_wait<0>();
     pin(o);
     if (__any_sync(0xffffffffu, moved)) {
@@ -1315,20 +1307,6 @@ __device__ __forceinline__ void wait_pv_and_rescale(float (&o)[C::D / 2], const 
       }
     }
   }
-#else
-  (void)zero;
-  if (warpgroup_any(moved, vote_bar)) {
-    wgmma_wait<0>();
-    pin(o);
-#pragma unroll
-    for (int i = 0; i < C::D / 8; ++i) {
-      o[4 * i + 0] *= alpha[0];
-      o[4 * i + 1] *= alpha[0];
-      o[4 * i + 2] *= alpha[1];
-      o[4 * i + 3] *= alpha[1];
-    }
-  }
-#endif
   wgmma_wait<0>();
   pin(o);
 }
@@ -1349,7 +1327,8 @@ struct KParams {
   int S_q, S_k, H;
   unsigned bh_count, num_m_tiles;
   float scale_log2;
-  uint32_t zero;  // always 0: wait_pv_and_rescale's guard (WAIT_GUARD)
+  uint32_t zero;  // always 0: wait_pv_and_rescale's guard
+  unsigned next_stride;  // NEXT_PREFETCH: CTAs resident at once (SMs x MINB); 0: no prefetch
 };
 
 template <class C, bool CAUSAL>
@@ -1373,7 +1352,12 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
 #if ATTN_STAMPS
   // (a) entry, held until the slot is known (after griddepcontrol.wait).
   ulonglong2 st_entry = make_ulonglong2(0, 0);
-  if (tid == 0) st_entry = stamp_now();
+  if (tid == 0) {
+    st_entry = stamp_now();
+    uint32_t smid;
+    asm volatile("mov.u32 %0, %%smid;\n" : "=r"(smid));
+    st_entry.y |= uint64_t(smid) << 56;  // the SM, in clock64's unused top byte
+  }
 #endif
 
   // Split-KV: the cluster shares one work item (query tile); CTA `crank` takes key tiles
@@ -1388,17 +1372,20 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
   // Work item -> (batch*head, query tile). Causal: query tiles last to first, so the longest
   // CTAs start first; head by head (CAUSAL_BY_HEAD) so that the CTAs running at once share a few
   // heads' K/V in L2, or heads fastest. Non-causal: query tiles fastest (a head's K/V stay in L2).
+  auto item_of = [&](unsigned w, int& bh_, int& m_tile_) {
+    if (CAUSAL && CAUSAL_BY_HEAD) {
+      bh_ = int(w / p.num_m_tiles);
+      m_tile_ = int(p.num_m_tiles - 1 - w % p.num_m_tiles);
+    } else if (CAUSAL) {
+      bh_ = int(w % p.bh_count);
+      m_tile_ = int(p.num_m_tiles - 1 - w / p.bh_count);
+    } else {
+      m_tile_ = int(w % p.num_m_tiles);
+      bh_ = int(w / p.num_m_tiles);
+    }
+  };
   int bh, m_tile;
-  if (CAUSAL && CAUSAL_BY_HEAD) {
-    bh = int(work / p.num_m_tiles);
-    m_tile = int(p.num_m_tiles - 1 - work % p.num_m_tiles);
-  } else if (CAUSAL) {
-    bh = int(work % p.bh_count);
-    m_tile = int(p.num_m_tiles - 1 - work / p.bh_count);
-  } else {
-    m_tile = int(work % p.num_m_tiles);
-    bh = int(work / p.num_m_tiles);
-  }
+  item_of(work, bh, m_tile);
   const int b = bh / p.H, h = bh % p.H;
   const int m0 = m_tile * C::BM;
   const int n_end = CAUSAL ? min(p.S_k, m0 + C::BM) : p.S_k;
@@ -1464,6 +1451,25 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
         for (int sl = 0; sl < C::SLABS; ++sl)
           tma_load_4d(sb + C::V_OFF + s * C::KV_BYTES + sl * C::KV_SLAB, &tm_v, v_full(s), 64 * sl,
                       j * C::BN, h, b);
+        if constexpr (NEXT_PREFETCH != 0 && !C::SPLIT && C::KS == 1) {
+          // Once the ring is full (behind this CTA's own loads in the TMA unit's queue), the
+          // successor's first tiles: from DRAM into L2 while this item runs, so that the CTA
+          // taking it waits on L2 instead of DRAM for its Q (read once per call: never in L2).
+          const unsigned nw = work + p.next_stride;
+          if (i == min(ST, n_tiles) - 1 && p.next_stride != 0u && nw < p.bh_count * p.num_m_tiles) {
+            int nbh, nmt;
+            item_of(nw, nbh, nmt);
+            const int nb = nbh / p.H, nh = nbh % p.H;
+#pragma unroll
+            for (int sl = 0; sl < C::SLABS; ++sl) {
+              tma_prefetch_l2_4d(&tm_q, 64 * sl, nmt * C::BM, nh, nb);
+              if constexpr (NEXT_PREFETCH >= 2) {
+                tma_prefetch_l2_4d(&tm_k, 64 * sl, 0, nh, nb);
+                tma_prefetch_l2_4d(&tm_v, 64 * sl, 0, nh, nb);
+              }
+            }
+          }
+        }
       }
 #if ATTN_STAMPS
       stamp_defer(st_calls);  // the loads above go out first
@@ -1594,7 +1600,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
           if (leader) mbar_arrive(k_empty(sk));
           if (j >= n_full) apply_mask<C, CAUSAL>(s, row0, j * C::BN, p.S_k, t);
           softmax_tile<C>(s, m, l, alpha, scale_log2);
-          wait_pv_and_rescale<C>(o, alpha, 8 + cw, p.zero);  // P(j-1)·V(j-1) done: O and P ours again
+          wait_pv_and_rescale<C>(o, alpha, p.zero);  // P(j-1)·V(j-1) done: O and P ours again
           pin(pf);
           if (leader) mbar_arrive(v_empty(sv));
           convert_p<C>(s, pf);
@@ -1752,45 +1758,25 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
         if (p.lse != nullptr && t == 0 && row < p.S_q)
           p.lse[int64_t(bh) * p.S_q + row] = (m[hh] + log2f(lt[hh])) * kLn2;
       }
-      if constexpr (SHORT_DSTORE && C::KS > 1) {
-        // Key split (one wave, one 64-row tile per CTA): warpgroup 0 alone holds the CTA's O, and
-        // its store is the last link of the call's chain, so it goes straight from registers to
-        // global memory, 4-byte pairs (the columns 8i+2t, 8i+2t+1 a lane holds), rows >= S_q
-        // skipped. That drops the shared-memory write, the proxy fence, the warpgroup barrier,
-        // the TMA issue and the leader's wait for the TMA to read shared memory. The other
-        // kernels keep the TMA store: it clips rows past S_q for free, and there the epilogue
-        // overlaps other CTAs' work instead of ending a one-wave call.
-        T* const obase = reinterpret_cast<T*>(p.o) + p.o_sb * b + p.o_sh * h;
+      // The last wgmma that read this warpgroup's Q rows has retired and no other warpgroup
+      // reads them, so they can take O, in the O tensor map's swizzled layout.
 #pragma unroll
-        for (int hh = 0; hh < 2; ++hh) {
-          const int row = row0 + 8 * hh;
-          if (row < p.S_q) {
-            uint32_t* const orow = reinterpret_cast<uint32_t*>(obase + p.o_ss * row + 2 * t);
+      for (int hh = 0; hh < 2; ++hh) {
+        const int r = 64 * rg + 16 * warp_in_wg + g + 8 * hh;  // CTA-local row
 #pragma unroll
-            for (int i = 0; i < C::D / 8; ++i) orow[4 * i] = pack2<T>(o[4 * i + 2 * hh], o[4 * i + 2 * hh + 1]);
-          }
+        for (int i = 0; i < C::D / 8; ++i) {
+          const uint32_t off = uint32_t(C::Q_OFF + (i / 8) * C::Q_SLAB + r * 128 +
+                                        (((i % 8) ^ g) << 4) + 4 * t);
+          *reinterpret_cast<uint32_t*>(smem + off) = pack2<T>(o[4 * i + 2 * hh], o[4 * i + 2 * hh + 1]);
         }
-      } else {
-        // The last wgmma that read this warpgroup's Q rows has retired and no other warpgroup
-        // reads them, so they can take O, in the O tensor map's swizzled layout.
+      }
+      fence_proxy_async();      // generic-proxy writes -> visible to the TMA store
+      warpgroup_bar(1 + rg);
+      if (leader && m0 + 64 * rg < p.S_q) {
 #pragma unroll
-        for (int hh = 0; hh < 2; ++hh) {
-          const int r = 64 * rg + 16 * warp_in_wg + g + 8 * hh;  // CTA-local row
-#pragma unroll
-          for (int i = 0; i < C::D / 8; ++i) {
-            const uint32_t off = uint32_t(C::Q_OFF + (i / 8) * C::Q_SLAB + r * 128 +
-                                          (((i % 8) ^ g) << 4) + 4 * t);
-            *reinterpret_cast<uint32_t*>(smem + off) = pack2<T>(o[4 * i + 2 * hh], o[4 * i + 2 * hh + 1]);
-          }
-        }
-        fence_proxy_async();      // generic-proxy writes -> visible to the TMA store
-        warpgroup_bar(1 + rg);
-        if (leader && m0 + 64 * rg < p.S_q) {
-#pragma unroll
-          for (int sl = 0; sl < C::SLABS; ++sl)
-            tma_store_4d(&tm_o, sb + C::Q_OFF + sl * C::Q_SLAB + rg * 64 * 128, 64 * sl, m0 + 64 * rg, h, b);
-          tma_store_commit_and_drain();
-        }
+        for (int sl = 0; sl < C::SLABS; ++sl)
+          tma_store_4d(&tm_o, sb + C::Q_OFF + sl * C::Q_SLAB + rg * 64 * 128, 64 * sl, m0 + 64 * rg, h, b);
+        tma_store_commit_and_drain();
       }
       ATTN_STAMP(st_row, 6);  // (g)
     } else {
@@ -1894,6 +1880,18 @@ bool encode_map(CUtensorMap* map, EncodeFn enc, CUtensorMapDataType dt, const vo
   return r == CUDA_SUCCESS;
 }
 
+// SMs of the current device (cached per device).
+int num_sms() {
+  static int cache[64] = {0};
+  int dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess) return 132;
+  if (dev >= 0 && dev < 64 && cache[dev] > 0) return cache[dev];
+  int n = 0;
+  if (cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || n <= 0) n = 132;
+  if (dev >= 0 && dev < 64) cache[dev] = n;
+  return n;
+}
+
 template <class C, bool CAUSAL>
 cudaError_t launch(const AttnParams& p, cudaStream_t stream, EncodeFn enc, int cluster) {
   const CUtensorMapDataType dt = C::BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
@@ -1925,6 +1923,7 @@ cudaError_t launch(const AttnParams& p, cudaStream_t stream, EncodeFn enc, int c
   kp.num_m_tiles = unsigned(m_tiles);
   kp.scale_log2 = p.softmax_scale * attn::kLog2e;
   kp.zero = 0u;
+  kp.next_stride = NEXT_PREFETCH != 0 ? unsigned(num_sms() * C::MINB) : 0u;
 
   cudaLaunchConfig_t cfg = {};
   cfg.gridDim = dim3(unsigned(blocks));
@@ -1953,17 +1952,6 @@ cudaError_t launch(const AttnParams& p, cudaStream_t stream, EncodeFn enc, int c
 }
 
 #if SPLIT_KV
-// SMs of the current device (cached per device).
-int num_sms() {
-  static int cache[64] = {0};
-  int dev = 0;
-  if (cudaGetDevice(&dev) != cudaSuccess) return 132;
-  if (dev >= 0 && dev < 64 && cache[dev] > 0) return cache[dev];
-  int n = 0;
-  if (cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || n <= 0) n = 132;
-  if (dev >= 0 && dev < 64) cache[dev] = n;
-  return n;
-}
 
 // Cluster size for the split-KV kernel: the largest power of two <= SPLIT_MAX that keeps the
 // grid within one wave and gives every split at least one key tile of the longest row; 1 = do

@@ -49,12 +49,11 @@ LIBS = {
     "e_o0": (E, ["-DCAUSAL_BY_HEAD=0"]),                           # causal: heads fastest (as before)
     "e_main_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_KV=0"]),    # the main kernel on every shape
     "e_pp1_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DPINGPONG=1"]),     # ping-pong, many-item grids too
-    # The seed's latency chain (NOTES.md, "Session of 2026-11-23 (fifth)"): O stored from registers
-    # on the key-split path (SHORT_DSTORE), and the time-stamp ring read by seed_chain.py (ATTN_STAMPS).
-    "e_dstore": (E, ["-DSHORT_DSTORE=1"]),
-    "e_dstore_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_DSTORE=1"]),
+    # The seed's latency chain (NOTES.md, "Session of 2026-11-23 (fifth)"): the time-stamp ring
+    # read by seed_chain.py (ATTN_STAMPS). O stored from registers on the key-split path
+    # (SHORT_DSTORE: e_dstore, e_dstore_trap, e_stamps_dstore) left the source after it measured
+    # slower: 7fa4e95 has it.
     "e_stamps": (E, ["-DATTN_STAMPS=1"]),
-    "e_stamps_dstore": (E, ["-DATTN_STAMPS=1", "-DSHORT_DSTORE=1"]),
     # One-warpgroup split-KV CTAs, two per SM (NOTES.md, "Session of 2026-11-23 (fifth)").
     "e_sp1": (E, ["-DSPLIT_KV=1", "-DSPLIT_CWG=1", "-DSPLIT_MINB=2"]),
     "e_sp1_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSPLIT_KV=1", "-DSPLIT_CWG=1", "-DSPLIT_MINB=2"]),
@@ -86,10 +85,14 @@ LIBS = {
                         "-DMINB_D64=2", "-DOVERLAP_D64=0"]),
     "e_m4w1": (E, ["-DCONSUMER_WG_D64=1", "-DBLOCK_N_D64=64", "-DSTAGES_D64=2", "-DMINB_D64=4", "-DOVERLAP_D64=0"]),
     "d": ("phases/phase_d", []),                                   # phase_d's shipped default
-    # seventh session: the P.V wait's guard: a warpgroup vote (bar.red), the always-taken test
-    # without a warp vote, against the default's always-taken test under one (WAIT_GUARD 2)
-    "e_wg0": (E, ["-DWAIT_GUARD=0"]),
-    "e_wg1": (E, ["-DWAIT_GUARD=1"]),
+    # The seventh session's two slower guards for the P.V wait (WAIT_GUARD 0 and 1: e_wg0, e_wg1)
+    # left the source: 7fa4e95 has them.
+    # eighth session: the successor item's tiles asked into L2 (NEXT_PREFETCH; NOTES.md).
+    "e_pf1": (E, ["-DNEXT_PREFETCH=1"]),
+    "e_pf2": (E, ["-DNEXT_PREFETCH=2"]),
+    "e_pf2_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DNEXT_PREFETCH=2"]),
+    "e_pf2_main_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DNEXT_PREFETCH=2", "-DSHORT_KV=0"]),
+    "e_stamps_pf2": (E, ["-DATTN_STAMPS=1", "-DNEXT_PREFETCH=2"]),
 }
 
 

@@ -1,5 +1,5 @@
 """The seed's latency chain from inside the kernel: an ATTN_STAMPS build (check.py's e_stamps,
-e_stamps_dstore) records %globaltimer and clock64 at sixteen points of every CTA of the last 8
+e_stamps_f0, e_stamps_bn128) records %globaltimer and clock64 at sixteen points of every CTA of the last 8
 calls (NOTES.md, "Session of 2026-11-23 (fifth)"). This runs the seed (1,8,512,64) fp16,
 non-causal, a few times eagerly and then as a CUDA graph of back-to-back calls (the gate's
 measure), reads the ring, and prints raw numbers:
@@ -49,12 +49,15 @@ def read_ring(so):
     return list(buf), calls
 
 
+CLK = (1 << 56) - 1  # the entry stamp's clock64 carries the SM id in its top byte
+
+
 def call_rows(ring, slot):
     """CTA rows of one slot that were written (entry stamp set): {cta: [(gt, clk) x 8]}."""
     rows = {}
     for cta in range(CTAS):
         base = ((slot * CTAS) + cta) * POINTS * 2
-        pts = [(ring[base + 2 * p], ring[base + 2 * p + 1]) for p in range(POINTS)]
+        pts = [(ring[base + 2 * p], ring[base + 2 * p + 1] & CLK) for p in range(POINTS)]
         if pts[0][0] != 0:
             rows[cta] = pts
     return rows
@@ -122,6 +125,60 @@ def report(ring, calls, label, ncalls):
         print(f"  last call, {label}, point to point (median over CTAs, ns): " + "  ".join(steps))
 
 
+def item_chain(so, lib, shape):
+    """A grid of several waves: one call at a time (after a reset and a 256 MB write that
+    evicts L2, as the gate's timing does), the first 256 CTAs' stamps merged over the ring's
+    slots (CTAs that start after CTA 0 has bumped the call counter land in the next slot). Per
+    CTA: the SM it ran on, so that a CTA of the second wave is paired with the CTA it replaced
+    (the latest exit on that SM before its entry). Prints, over the second-wave CTAs, the medians
+    of: the replaced CTA's exit to this entry, and each point since entry."""
+    parts = shape.split(",")
+    B, H, S, D = (int(x) for x in parts[:4])
+    causal = len(parts) > 4 and parts[4] in ("1", "causal", "true")
+    g = torch.Generator(device="cuda").manual_seed(1)
+    q, k, v = (torch.randn(B, H, S, D, device="cuda", dtype=torch.float16, generator=g) for _ in range(3))
+    o = torch.empty_like(q)
+    flush = torch.empty(64 << 20, dtype=torch.float32, device="cuda")
+    print(f"item chain of {lib.name if hasattr(lib, 'name') else 'lib'} at {(B, H, S, D)} causal={causal}")
+    assert lib(q, k, v, o, None, causal) == 0
+    torch.cuda.synchronize()
+    ref = F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+    print(f"max |o - sdpa| = {(o.float() - ref.float()).abs().max().item():.2e}")
+    for rep in range(3):
+        assert so.attn_stamps_reset() == 0
+        flush.fill_(rep)
+        torch.cuda.synchronize()
+        lib(q, k, v, o, None, causal)
+        torch.cuda.synchronize()
+        ring, _ = read_ring(so)
+        rows, smid = {}, {}
+        for slot in range(SLOTS):
+            for cta, r in call_rows(ring, slot).items():
+                rows.setdefault(cta, r)
+        for cta in rows:
+            for slot in range(SLOTS):
+                b = ((slot * CTAS) + cta) * POINTS * 2
+                if ring[b] != 0:
+                    smid[cta] = ring[b + 1] >> 56
+                    break
+        nsm = len(set(smid.values()))
+        first = {c: r for c, r in rows.items() if c < nsm}
+        later = {c: r for c, r in rows.items() if c >= nsm}
+        gaps = []
+        for c, r in later.items():
+            prev = [rows[p][7][0] for p in rows if p != c and smid[p] == smid[c] and rows[p][7][0]
+                    and rows[p][7][0] <= r[0][0]]
+            if prev:
+                gaps.append(r[0][0] - max(prev))
+        print(f"\n== call {rep}: {len(rows)} CTAs stamped on {nsm} SMs; first wave {len(first)}, later {len(later)}")
+        print(f"  replaced CTA's exit -> entry (ns), later CTAs: median {med(gaps):.0f}, "
+              f"p10 {sorted(gaps)[len(gaps) // 10] if gaps else float('nan')}, max {max(gaps) if gaps else float('nan')}")
+        for label, rs in (("first wave", first), ("later", later)):
+            pp = per_point(rs) if rs else []
+            print(f"  {label}: per point since entry, median over CTAs (ns): " +
+                  "  ".join(f"{NAMES[p][0]} {pp[p][0]:.0f}" for p in range(POINTS)) if pp else f"  {label}: none")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=str(check.BUILD), help="folder of <lib>.so")
@@ -130,6 +187,7 @@ def main():
     ap.add_argument("--calls", type=int, default=200, help="calls captured in the graph")
     ap.add_argument("--rounds", type=int, default=20, help="timed graph replays")
     ap.add_argument("--points", type=int, choices=(8, 16), default=8, help="stamp points per CTA in the build")
+    ap.add_argument("--shape", help="B,H,S,D[,causal]: a multi-wave shape instead of the seed (item_chain)")
     a = ap.parse_args()
     global POINTS, CHAIN, CHAIN_W1
     POINTS = a.points
@@ -145,6 +203,9 @@ def main():
     so.attn_stamps_reset.restype = ctypes.c_int
     so.attn_stamps_calls.restype = ctypes.c_longlong
 
+    if a.shape:
+        item_chain(so, lib, a.shape)
+        return
     B, H, S, D = 1, 8, 512, 64
     g = torch.Generator(device="cuda").manual_seed(1)
     q, k, v = (torch.randn(B, H, S, D, device="cuda", dtype=torch.float16, generator=g) for _ in range(3))

@@ -160,6 +160,14 @@
 #ifndef NEXT_PREFETCH
 #define NEXT_PREFETCH 0
 #endif
+// 1: the non-causal main kernel runs one CTA per SM, each taking items blockIdx.x, + gridDim.x,
+// ...: the next item's Q is loaded while the consumers finish this one (once every consumer
+// warpgroup's last Q·Kᵀ of it has retired), and O is staged in the last tile's K stage instead
+// of the Q tile. Where BLOCK_M <= BLOCK_N only (O fits that stage): d=128. NOTES.md, eighth
+// session.
+#ifndef PERSIST
+#define PERSIST 0
+#endif
 #ifndef SHORT_KV       // 1: d=64 rows of <= SHORT_MAX_KEYS keys (not split) use the short-row kernel
 #define SHORT_KV 1
 #endif
@@ -227,6 +235,10 @@ struct Config {
   // Split-KV: the CTAs of one cluster share a query tile and each takes a slice of its keys;
   // partial (O, m, l) are combined through distributed shared memory.
   static constexpr bool SPLIT = SPLIT_;
+  // PERSIST (non-causal only, decided in the kernel): the main kernel's tile, with O's rows
+  // fitting one K stage.
+  static constexpr bool PERSISTENT = PERSIST != 0 && !SPLIT_ && KS_ == 1 && MINB_ == 1 && PP_ == 0 &&
+                                     OVERLAP && OVL_ && 64 * (CWG_ / KS_) <= BN_;
 
   // Register split (setmaxnreg): the producer warpgroup keeps 24 per thread, the consumers
   // share the rest of the 64K-register file, rounded down to a multiple of 8, at most 240.
@@ -254,7 +266,7 @@ struct Config {
   static constexpr int K_OFF = Q_OFF + Q_BYTES;
   static constexpr int V_OFF = K_OFF + NSTAGE * KV_BYTES;
   static constexpr int BAR_OFF = V_OFF + NSTAGE * KV_BYTES;
-  static constexpr int NUM_BARS = 1 + 4 * NSTAGE;   // q_full, k_full/empty, v_full/empty
+  static constexpr int NUM_BARS = 2 + 4 * NSTAGE;   // q_full, k_full/empty, v_full/empty, q_empty
   // SPLIT only: the unnormalised fp32 partial O [BM][D] (float pairs XOR-swizzled per row) and
   // (m, l) per row, read by the other CTAs of the cluster.
   static constexpr int PO_OFF = ((BAR_OFF + 8 * NUM_BARS + 15) / 16) * 16;
@@ -1384,18 +1396,33 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       bh_ = int(w / p.num_m_tiles);
     }
   };
-  int bh, m_tile;
-  item_of(work, bh, m_tile);
-  const int b = bh / p.H, h = bh % p.H;
-  const int m0 = m_tile * C::BM;
-  const int n_end = CAUSAL ? min(p.S_k, m0 + C::BM) : p.S_k;
-  const int n_total = attn::ceil_div(n_end, C::BN);
-  int j0 = 0, j1 = n_total;
-  if constexpr (C::SPLIT) {
-    j0 = int((crank * uint32_t(n_total)) / csize);
-    j1 = int(((crank + 1) * uint32_t(n_total)) / csize);
-  }
-  const int n_tiles = j1 - j0;  // key tiles this CTA loads (may be 0 in a causal split)
+  // One work item: (batch*head, query tile) and the key tiles [j0, j1) this CTA loads for it.
+  struct Item {
+    int bh, b, h, m0, n_total, j0, j1, n_tiles;
+  };
+  auto decode = [&](unsigned w) {
+    Item it;
+    int m_tile;
+    item_of(w, it.bh, m_tile);
+    it.b = it.bh / p.H;
+    it.h = it.bh % p.H;
+    it.m0 = m_tile * C::BM;
+    const int n_end = CAUSAL ? min(p.S_k, it.m0 + C::BM) : p.S_k;
+    it.n_total = attn::ceil_div(n_end, C::BN);
+    it.j0 = 0;
+    it.j1 = it.n_total;
+    if constexpr (C::SPLIT) {
+      it.j0 = int((crank * uint32_t(it.n_total)) / csize);
+      it.j1 = int(((crank + 1) * uint32_t(it.n_total)) / csize);
+    }
+    it.n_tiles = it.j1 - it.j0;  // key tiles this CTA loads (may be 0 in a causal split)
+    return it;
+  };
+  // Persistent: this CTA takes items work, work + gridDim.x, ...; otherwise one (every loop over
+  // this CTA's items below then runs once, and ring offsets are 0).
+  constexpr bool PERS = C::PERSISTENT && !CAUSAL;
+  const unsigned n_mine = PERS ? (p.bh_count * p.num_m_tiles - work + gridDim.x - 1) / gridDim.x : 1u;
+  const Item item0 = decode(work);  // the first (without PERS: the only) item, decoded once
 
   const uint32_t bar = sb + C::BAR_OFF;
   const uint32_t q_full = bar;
@@ -1403,6 +1430,9 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
   auto k_empty = [&](int s) { return bar + 8u * uint32_t(1 + ST + s); };
   auto v_full = [&](int s) { return bar + 8u * uint32_t(1 + 2 * ST + s); };
   auto v_empty = [&](int s) { return bar + 8u * uint32_t(1 + 3 * ST + s); };
+  // Persistent: every consumer warpgroup's last Q·Kᵀ of the item has retired (the Q tile may be
+  // reloaded, and the last tile's K stage may take O).
+  const uint32_t q_empty = bar + 8u * uint32_t(1 + 4 * ST);
 
   if (tid == 0) {
     mbar_init(q_full, 1);
@@ -1412,6 +1442,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       mbar_init(k_empty(s), C::RELEASERS);  // one release per consumer warpgroup reading it
       mbar_init(v_empty(s), C::RELEASERS);
     }
+    if (PERS) mbar_init(q_empty, C::CWG);
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
   }
   __syncthreads();  // the last CTA-wide barrier: the producer warpgroup leaves early
@@ -1429,47 +1460,64 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       const ulonglong2 st_waited = stamp_now();  // (b)
       unsigned st_calls = stamp_calls();
 #endif
-      mbar_arrive_expect_tx(q_full, C::Q_BYTES);
-#pragma unroll
-      for (int sl = 0; sl < C::SLABS; ++sl)
-        tma_load_4d(sb + C::Q_OFF + sl * C::Q_SLAB, &tm_q, q_full, 64 * sl, m0, h, b);
+      uint32_t ring = 0;  // K/V tiles this CTA loaded for its earlier items (persistent)
 #pragma unroll 1
-      for (int i = 0; i < n_tiles; ++i) {
-        const int j = j0 + i;
-        const int s = i % ST;
-        const uint32_t ph = uint32_t(i / ST) & 1u;
-        // Box bytes count in full even where the box hangs past S_k (TMA zero-fills them).
-        mbar_wait(k_empty(s), ph ^ 1u);
-        mbar_arrive_expect_tx(k_full(s), C::KV_BYTES);
+      for (unsigned k = 0; k < n_mine; ++k) {
+        const unsigned wk = work + k * gridDim.x;
+        const Item it = PERS && k > 0 ? decode(wk) : item0;
+        const int b = it.b, h = it.h, m0 = it.m0, j0 = it.j0, n_tiles = it.n_tiles;
+        auto load_kv = [&](int i) {
+          const int j = j0 + i;
+          const int s = PERS ? int((ring + uint32_t(i)) % ST) : i % ST;
+          const uint32_t ph = PERS ? ((ring + uint32_t(i)) / ST) & 1u : uint32_t(i / ST) & 1u;
+          // Box bytes count in full even where the box hangs past S_k (TMA zero-fills them).
+          mbar_wait(k_empty(s), ph ^ 1u);
+          mbar_arrive_expect_tx(k_full(s), C::KV_BYTES);
 #pragma unroll
-        for (int sl = 0; sl < C::SLABS; ++sl)
-          tma_load_4d(sb + C::K_OFF + s * C::KV_BYTES + sl * C::KV_SLAB, &tm_k, k_full(s), 64 * sl,
-                      j * C::BN, h, b);
-        mbar_wait(v_empty(s), ph ^ 1u);
-        mbar_arrive_expect_tx(v_full(s), C::KV_BYTES);
+          for (int sl = 0; sl < C::SLABS; ++sl)
+            tma_load_4d(sb + C::K_OFF + s * C::KV_BYTES + sl * C::KV_SLAB, &tm_k, k_full(s), 64 * sl,
+                        j * C::BN, h, b);
+          mbar_wait(v_empty(s), ph ^ 1u);
+          mbar_arrive_expect_tx(v_full(s), C::KV_BYTES);
 #pragma unroll
-        for (int sl = 0; sl < C::SLABS; ++sl)
-          tma_load_4d(sb + C::V_OFF + s * C::KV_BYTES + sl * C::KV_SLAB, &tm_v, v_full(s), 64 * sl,
-                      j * C::BN, h, b);
-        if constexpr (NEXT_PREFETCH != 0 && !C::SPLIT && C::KS == 1) {
-          // Once the ring is full (behind this CTA's own loads in the TMA unit's queue), the
-          // successor's first tiles: from DRAM into L2 while this item runs, so that the CTA
-          // taking it waits on L2 instead of DRAM for its Q (read once per call: never in L2).
-          const unsigned nw = work + p.next_stride;
-          if (i == min(ST, n_tiles) - 1 && p.next_stride != 0u && nw < p.bh_count * p.num_m_tiles) {
-            int nbh, nmt;
-            item_of(nw, nbh, nmt);
-            const int nb = nbh / p.H, nh = nbh % p.H;
+          for (int sl = 0; sl < C::SLABS; ++sl)
+            tma_load_4d(sb + C::V_OFF + s * C::KV_BYTES + sl * C::KV_SLAB, &tm_v, v_full(s), 64 * sl,
+                        j * C::BN, h, b);
+          if constexpr (NEXT_PREFETCH != 0 && !C::SPLIT && C::KS == 1 && C::MINB == 1 && !PERS) {
+            // Once the ring is full (behind this CTA's own loads in the TMA unit's queue), the
+            // successor's first tiles: from DRAM into L2 while this item runs, so that the CTA
+            // taking it waits on L2 instead of DRAM for its Q (read once per call: never in L2).
+            const unsigned nw = wk + p.next_stride;
+            if (i == min(ST, n_tiles) - 1 && p.next_stride != 0u && nw < p.bh_count * p.num_m_tiles) {
+              int nbh, nmt;
+              item_of(nw, nbh, nmt);
+              const int nb = nbh / p.H, nh = nbh % p.H;
 #pragma unroll
-            for (int sl = 0; sl < C::SLABS; ++sl) {
-              tma_prefetch_l2_4d(&tm_q, 64 * sl, nmt * C::BM, nh, nb);
-              if constexpr (NEXT_PREFETCH >= 2) {
-                tma_prefetch_l2_4d(&tm_k, 64 * sl, 0, nh, nb);
-                tma_prefetch_l2_4d(&tm_v, 64 * sl, 0, nh, nb);
+              for (int sl = 0; sl < C::SLABS; ++sl) {
+                tma_prefetch_l2_4d(&tm_q, 64 * sl, nmt * C::BM, nh, nb);
+                if constexpr (NEXT_PREFETCH >= 2) {
+                  tma_prefetch_l2_4d(&tm_k, 64 * sl, 0, nh, nb);
+                  tma_prefetch_l2_4d(&tm_v, 64 * sl, 0, nh, nb);
+                }
               }
             }
           }
-        }
+        };
+        // Persistent, after the first item: this item's first K/V tile goes out as soon as its
+        // stage is free, then its Q once every consumer warpgroup's last Q·Kᵀ of the previous
+        // item has retired (the consumers are still in that item's last softmax, P·V and
+        // epilogue: the load hides behind them).
+        const int pre = PERS && k > 0 ? min(1, n_tiles) : 0;
+#pragma unroll 1
+        for (int i = 0; i < pre; ++i) load_kv(i);
+        if (PERS && k > 0) mbar_wait(q_empty, (k - 1) & 1u);
+        mbar_arrive_expect_tx(q_full, C::Q_BYTES);
+#pragma unroll
+        for (int sl = 0; sl < C::SLABS; ++sl)
+          tma_load_4d(sb + C::Q_OFF + sl * C::Q_SLAB, &tm_q, q_full, 64 * sl, m0, h, b);
+#pragma unroll 1
+        for (int i = pre; i < n_tiles; ++i) load_kv(i);
+        ring += uint32_t(n_tiles);
       }
 #if ATTN_STAMPS
       stamp_defer(st_calls);  // the loads above go out first
@@ -1506,6 +1554,15 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
     const int warp_in_wg = (tid / 32) % 4;
     const int lane = tid % 32, g = lane / 4, t = lane % 4;
     const bool leader = (tid % 128) == 0;  // releases stages and issues the O store
+    uint32_t ring = 0;  // K/V tiles of this CTA's earlier items (persistent)
+#pragma unroll 1
+    for (unsigned k = 0; k < n_mine; ++k) {
+    const Item it = PERS && k > 0 ? decode(work + k * gridDim.x) : item0;
+    const int bh = it.bh, b = it.b, h = it.h, m0 = it.m0, n_total = it.n_total;
+    const int j0 = it.j0, j1 = it.j1, n_tiles = it.n_tiles;
+    // Ring stage and phase of this item's i-th key tile.
+    auto stg = [&](int i) { return PERS ? int((ring + uint32_t(i)) % ST) : i % ST; };
+    auto phs = [&](int i) { return PERS ? ((ring + uint32_t(i)) / ST) & 1u : uint32_t(i / ST) & 1u; };
     const int warp_row_min = m0 + 64 * rg + 16 * warp_in_wg;
     const int row0 = warp_row_min + g;  // this lane's rows: row0 and row0 + 8
     // Tiles j < n_full (absolute index) need no mask for this warp.
@@ -1557,15 +1614,17 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
     for (int i = 0; i < C::D / 2; ++i) o[i] = 0.f;
     const float scale_log2 = p.scale_log2;
 
-    mbar_wait(q_full, 0);
+    mbar_wait(q_full, k & 1u);
     ATTN_HOLD(st_c);  // (c)
+    // Persistent: a warpgroup whose rows are all past S_q reads no Q; it still counts once.
+    if (PERS && n_wg == 0 && leader) mbar_arrive(q_empty);
 
     if constexpr (C::OVL) {
       if (n_wg > 0) {
         // Tile 0: S(0), softmax, P(0). Nothing to overlap with yet.
         {
-          const int i0 = tix(0), s0 = i0 % ST;
-          mbar_wait(k_full(s0), uint32_t(i0 / ST) & 1u);
+          const int i0 = tix(0), s0 = stg(i0);
+          mbar_wait(k_full(s0), phs(i0));
           pp_begin();
           wgmma_fence();
           issue_qk<C>(s, q_desc, k_desc(s0));
@@ -1573,7 +1632,11 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
           pp_end(false);
           wgmma_wait<0>();
           pin(s);
-          if (leader) mbar_arrive(k_empty(s0));
+          if (leader) {
+            // Persistent: the item's last Q·Kᵀ has retired. Its K stage is kept for O.
+            if (PERS && n_wg == 1) mbar_arrive(q_empty);
+            else mbar_arrive(k_empty(s0));
+          }
           if (j0 + i0 >= n_full) apply_mask<C, CAUSAL>(s, row0, (j0 + i0) * C::BN, p.S_k, t);
           softmax_tile<C>(s, m, l, alpha, scale_log2);  // O = 0: alpha unused
           ATTN_HOLD(st_d);  // (d)
@@ -1583,9 +1646,9 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
         for (int u = 1; u < n_wg; ++u) {
           const int i = tix(u), ip = tix(u - 1);
           const int j = j0 + i;
-          const int sk = i % ST, sv = ip % ST;
-          mbar_wait(k_full(sk), uint32_t(i / ST) & 1u);
-          mbar_wait(v_full(sv), uint32_t(ip / ST) & 1u);
+          const int sk = stg(i), sv = stg(ip);
+          mbar_wait(k_full(sk), phs(i));
+          mbar_wait(v_full(sv), phs(ip));
           pin(o);
           pin(pf);
           pp_begin();
@@ -1597,7 +1660,10 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
           pp_end(false);
           wgmma_wait<1>();                     // S(j) has landed; P·V may still run
           pin(s);
-          if (leader) mbar_arrive(k_empty(sk));
+          if (leader) {
+            if (PERS && u == n_wg - 1) mbar_arrive(q_empty);  // as for tile 0
+            else mbar_arrive(k_empty(sk));
+          }
           if (j >= n_full) apply_mask<C, CAUSAL>(s, row0, j * C::BN, p.S_k, t);
           softmax_tile<C>(s, m, l, alpha, scale_log2);
           wait_pv_and_rescale<C>(o, alpha, p.zero);  // P(j-1)·V(j-1) done: O and P ours again
@@ -1606,8 +1672,8 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
           convert_p<C>(s, pf);
         }
         {
-          const int i = tix(n_wg - 1), sv = i % ST;
-          mbar_wait(v_full(sv), uint32_t(i / ST) & 1u);
+          const int i = tix(n_wg - 1), sv = stg(i);
+          mbar_wait(v_full(sv), phs(i));
           pin(o);
           pin(pf);
           pp_begin();
@@ -1619,7 +1685,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
           pin(o);
           pin(pf);
           ATTN_HOLD(st_e);  // (e)
-          if (leader) mbar_arrive(v_empty(sv));
+          if (leader && !PERS) mbar_arrive(v_empty(sv));  // persistent: after O's store
         }
       }  // n_wg > 0
     } else {
@@ -1627,8 +1693,8 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       for (int u = 0; u < n_wg; ++u) {
         const int i = tix(u);
         const int j = j0 + i;
-        const int st = i % ST;
-        const uint32_t ph = uint32_t(i / ST) & 1u;
+        const int st = stg(i);
+        const uint32_t ph = phs(i);
         mbar_wait(k_full(st), ph);
         wgmma_fence();
         issue_qk<C>(s, q_desc, k_desc(st));
@@ -1671,15 +1737,15 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
 #pragma unroll 1
       for (int u = n_wg; u < n_own; ++u) {
         const int i = tix(u);
-        const int st = i % ST;
-        const uint32_t ph = uint32_t(i / ST) & 1u;
+        const int st = stg(i);
+        const uint32_t ph = phs(i);
         mbar_wait(k_full(st), ph);
         mbar_arrive(k_empty(st));
         mbar_wait(v_full(st), ph);
         mbar_arrive(v_empty(st));
       }
     }
-    pdl_launch_dependents();
+    if (!PERS || k + 1 == n_mine) pdl_launch_dependents();
 
     float lt[2];
 #pragma unroll
@@ -1759,15 +1825,25 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
           p.lse[int64_t(bh) * p.S_q + row] = (m[hh] + log2f(lt[hh])) * kLn2;
       }
       // The last wgmma that read this warpgroup's Q rows has retired and no other warpgroup
-      // reads them, so they can take O, in the O tensor map's swizzled layout.
+      // reads them, so they can take O, in the O tensor map's swizzled layout. Persistent: Q
+      // already holds the next item's rows (or is about to), so O goes to the last key tile's K
+      // stage instead, warpgroup rg's 64 rows at byte rg * 64 * D * 2, one 8 KB block per
+      // 64-column slab; every warpgroup's last Q·Kᵀ (the only reader of that stage) must have
+      // retired first (q_empty), and the stage is released once the store has read it.
+      const int s_last = PERS ? stg(n_tiles - 1) : 0;
+      const int o_base = PERS ? C::K_OFF + s_last * C::KV_BYTES + rg * C::SLABS * 8192 : C::Q_OFF;
+      const int o_slab = PERS ? 8192 : C::Q_SLAB;
+      const int o_row0 = PERS ? 0 : 64 * rg;
+      if (PERS && n_wg > 0) mbar_wait(q_empty, k & 1u);
+      if (!PERS || n_wg > 0) {
 #pragma unroll
-      for (int hh = 0; hh < 2; ++hh) {
-        const int r = 64 * rg + 16 * warp_in_wg + g + 8 * hh;  // CTA-local row
+        for (int hh = 0; hh < 2; ++hh) {
+          const int r = o_row0 + 16 * warp_in_wg + g + 8 * hh;  // row in this warpgroup's block
 #pragma unroll
-        for (int i = 0; i < C::D / 8; ++i) {
-          const uint32_t off = uint32_t(C::Q_OFF + (i / 8) * C::Q_SLAB + r * 128 +
-                                        (((i % 8) ^ g) << 4) + 4 * t);
-          *reinterpret_cast<uint32_t*>(smem + off) = pack2<T>(o[4 * i + 2 * hh], o[4 * i + 2 * hh + 1]);
+          for (int i = 0; i < C::D / 8; ++i) {
+            const uint32_t off = uint32_t(o_base + (i / 8) * o_slab + r * 128 + (((i % 8) ^ g) << 4) + 4 * t);
+            *reinterpret_cast<uint32_t*>(smem + off) = pack2<T>(o[4 * i + 2 * hh], o[4 * i + 2 * hh + 1]);
+          }
         }
       }
       fence_proxy_async();      // generic-proxy writes -> visible to the TMA store
@@ -1775,8 +1851,12 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       if (leader && m0 + 64 * rg < p.S_q) {
 #pragma unroll
         for (int sl = 0; sl < C::SLABS; ++sl)
-          tma_store_4d(&tm_o, sb + C::Q_OFF + sl * C::Q_SLAB + rg * 64 * 128, 64 * sl, m0 + 64 * rg, h, b);
+          tma_store_4d(&tm_o, sb + o_base + sl * o_slab + o_row0 * 128, 64 * sl, m0 + 64 * rg, h, b);
         tma_store_commit_and_drain();
+      }
+      if (PERS && leader && n_wg > 0) {
+        mbar_arrive(k_empty(s_last));
+        mbar_arrive(v_empty(s_last));
       }
       ATTN_STAMP(st_row, 6);  // (g)
     } else {
@@ -1829,6 +1909,8 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       }
       cluster_sync_all();  // no CTA leaves while a peer may still read its shared memory
     }
+    ring += uint32_t(n_tiles);
+    }  // this CTA's items
 #if ATTN_STAMPS
     ATTN_STAMP(st_row, 7);  // (h)
     // No fence: the next call reads the counter only after this grid has completed.
@@ -1908,8 +1990,10 @@ cudaError_t launch(const AttnParams& p, cudaStream_t stream, EncodeFn enc, int c
   if (e != cudaSuccess) return e;
   // One flat grid dimension (limit 2^31 - 1): no B, H or S_q runs into gridDim.y/z's 65535.
   const int64_t m_tiles = attn::ceil_div(p.S_q, C::BM);
-  const int64_t blocks = int64_t(p.B) * p.H * m_tiles * cluster;
-  if (blocks > INT32_MAX) return cudaErrorInvalidValue;
+  const int64_t items = int64_t(p.B) * p.H * m_tiles;
+  if (items * cluster > INT32_MAX) return cudaErrorInvalidValue;
+  // Persistent (PERSIST, non-causal main kernel): one CTA per SM, each looping over items.
+  const int64_t blocks = C::PERSISTENT && !CAUSAL && items > num_sms() ? num_sms() : items * cluster;
   KParams kp;
   kp.lse = p.lse;
   kp.o = p.o;

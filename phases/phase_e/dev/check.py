@@ -87,12 +87,18 @@ LIBS = {
     "d": ("phases/phase_d", []),                                   # phase_d's shipped default
     # The seventh session's two slower guards for the P.V wait (WAIT_GUARD 0 and 1: e_wg0, e_wg1)
     # left the source: 7fa4e95 has them.
-    # eighth session: the successor item's tiles asked into L2 (NEXT_PREFETCH; NOTES.md).
+    # eighth session: the successor item's tiles asked into L2 (NEXT_PREFETCH; call 1 also on the
+    # short-row kernel, since then the main kernels only), and the persistent d=128 non-causal
+    # main kernel with the next Q loaded under the current item (PERSIST; NOTES.md).
     "e_pf1": (E, ["-DNEXT_PREFETCH=1"]),
     "e_pf2": (E, ["-DNEXT_PREFETCH=2"]),
     "e_pf2_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DNEXT_PREFETCH=2"]),
     "e_pf2_main_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DNEXT_PREFETCH=2", "-DSHORT_KV=0"]),
     "e_stamps_pf2": (E, ["-DATTN_STAMPS=1", "-DNEXT_PREFETCH=2"]),
+    "e_ps": (E, ["-DPERSIST=1"]),
+    "e_ps_pf2": (E, ["-DPERSIST=1", "-DNEXT_PREFETCH=2"]),
+    "e_ps_pf2_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DPERSIST=1", "-DNEXT_PREFETCH=2"]),
+    "e_ps_pf2_main_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DPERSIST=1", "-DNEXT_PREFETCH=2", "-DSHORT_KV=0"]),
 }
 
 

@@ -163,8 +163,8 @@
 // 1: the non-causal main kernel runs one CTA per SM, each taking items blockIdx.x, + gridDim.x,
 // ...: the next item's Q is loaded while the consumers finish this one (once every consumer
 // warpgroup's last Q·Kᵀ of it has retired), and O is staged in the last tile's K stage instead
-// of the Q tile. Where BLOCK_M <= BLOCK_N only (O fits that stage): d=128. NOTES.md, eighth
-// session.
+// of the Q tile. Where BLOCK_M <= BLOCK_N only (O fits that stage): d=128. 2: also the next
+// item's first Q·Kᵀ and softmax run under this item's last P·V. NOTES.md, eighth session.
 #ifndef PERSIST
 #define PERSIST 0
 #endif
@@ -1323,6 +1323,19 @@ __device__ __forceinline__ void wait_pv_and_rescale(float (&o)[C::D / 2], const 
   pin(o);
 }
 
+// The same guarded wait, without the rescale: at the step between two persistent items O is
+// the finishing item's, and alpha (the next item's first softmax) only orders the wait after it.
+template <class C>
+__device__ __forceinline__ void wait_pv_after(float (&o)[C::D / 2], const float (&alpha)[2], uint32_t zero) {
+  const bool take = (__float_as_uint(alpha[0]) & zero) == 0u;
+  if (__any_sync(0xffffffffu, take)) {
+    wgmma_wait<0>();
+    pin(o);
+  }
+  wgmma_wait<0>();
+  pin(o);
+}
+
 template <class C>
 __device__ __forceinline__ void convert_p(const float (&s)[C::BN / 2], uint32_t (&pf)[C::BN / 4]) {
 #pragma unroll
@@ -1483,12 +1496,13 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
           for (int sl = 0; sl < C::SLABS; ++sl)
             tma_load_4d(sb + C::V_OFF + s * C::KV_BYTES + sl * C::KV_SLAB, &tm_v, v_full(s), 64 * sl,
                         j * C::BN, h, b);
-          if constexpr (NEXT_PREFETCH != 0 && !C::SPLIT && C::KS == 1 && C::MINB == 1 && !PERS) {
+          if constexpr ((NEXT_PREFETCH != 0 && !C::SPLIT && C::KS == 1 && C::MINB == 1) || PERS) {
             // Once the ring is full (behind this CTA's own loads in the TMA unit's queue), the
             // successor's first tiles: from DRAM into L2 while this item runs, so that the CTA
             // taking it waits on L2 instead of DRAM for its Q (read once per call: never in L2).
-            const unsigned nw = wk + p.next_stride;
-            if (i == min(ST, n_tiles) - 1 && p.next_stride != 0u && nw < p.bh_count * p.num_m_tiles) {
+            // Persistent: the successor is this CTA's own next item, its Q always.
+            const unsigned nw = wk + (PERS ? gridDim.x : p.next_stride);
+            if (i == min(ST, n_tiles) - 1 && (PERS || p.next_stride != 0u) && nw < p.bh_count * p.num_m_tiles) {
               int nbh, nmt;
               item_of(nw, nbh, nmt);
               const int nb = nbh / p.H, nh = nbh % p.H;
@@ -1555,6 +1569,15 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
     const int lane = tid % 32, g = lane / 4, t = lane % 4;
     const bool leader = (tid % 128) == 0;  // releases stages and issues the O store
     uint32_t ring = 0;  // K/V tiles of this CTA's earlier items (persistent)
+    float o[C::D / 2];
+    float s[C::BN / 2];
+    uint32_t pf[C::BN / 4];
+    float m[2], l[2], alpha[2];
+    // Persistent: this item's first Q·Kᵀ, softmax and P were done at the end of the previous
+    // item, under its last P·V (its row state is in m_next, l_next and its P in pf).
+    bool carried = false;
+    float m_next[2], l_next[2];
+    const float scale_log2 = p.scale_log2;
 #pragma unroll 1
     for (unsigned k = 0; k < n_mine; ++k) {
     const Item it = PERS && k > 0 ? decode(work + k * gridDim.x) : item0;
@@ -1606,23 +1629,26 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       if (n_wg > 0 && cw == C::CWG - 1) named_bar_arrive(PPB, 256);
     }
 
-    float o[C::D / 2];
-    float s[C::BN / 2];
-    uint32_t pf[C::BN / 4];
-    float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.f, 0.f}, alpha[2];
 #pragma unroll
     for (int i = 0; i < C::D / 2; ++i) o[i] = 0.f;
-    const float scale_log2 = p.scale_log2;
+#pragma unroll
+    for (int hh = 0; hh < 2; ++hh) {
+      m[hh] = carried ? m_next[hh] : -INFINITY;
+      l[hh] = carried ? l_next[hh] : 0.f;
+    }
 
-    mbar_wait(q_full, k & 1u);
+    // (Carried: Q was waited for at the previous item's end, and this warpgroup may already
+    // have counted for this item on q_empty, after which Q and q_full may move on.)
+    if (!carried) mbar_wait(q_full, k & 1u);
     ATTN_HOLD(st_c);  // (c)
+    bool carried_next = false;
     // Persistent: a warpgroup whose rows are all past S_q reads no Q; it still counts once.
     if (PERS && n_wg == 0 && leader) mbar_arrive(q_empty);
 
     if constexpr (C::OVL) {
       if (n_wg > 0) {
-        // Tile 0: S(0), softmax, P(0). Nothing to overlap with yet.
-        {
+        // Tile 0: S(0), softmax, P(0). Nothing to overlap with yet (carried: done already).
+        if (!carried) {
           const int i0 = tix(0), s0 = stg(i0);
           mbar_wait(k_full(s0), phs(i0));
           pp_begin();
@@ -1671,7 +1697,45 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
           if (leader) mbar_arrive(v_empty(sv));
           convert_p<C>(s, pf);
         }
-        {
+        // Persistent, when this warpgroup has rows in the CTA's next item: the step between
+        // the two issues the next item's S(0) with this item's last P·V and runs its softmax
+        // under that P·V, as every tile step does; the epilogue below then stores this item.
+        const bool has_next = PERS && k + 1 < n_mine;
+        const Item nx = has_next ? decode(work + (k + 1) * gridDim.x) : it;
+        const int n_wg_next = has_next && nx.m0 + 64 * rg < p.S_q ? nx.n_tiles : 0;
+        if (PERS && PERSIST >= 2 && n_wg_next > 0) {
+          const int i = tix(n_wg - 1), sv = stg(i);
+          const int s0n = int((ring + uint32_t(n_tiles)) % ST);
+          const uint32_t p0n = ((ring + uint32_t(n_tiles)) / ST) & 1u;
+          mbar_wait(q_full, (k + 1) & 1u);
+          mbar_wait(k_full(s0n), p0n);
+          mbar_wait(v_full(sv), phs(i));
+          pin(o);
+          pin(pf);
+          wgmma_fence();
+          issue_qk<C>(s, q_desc, k_desc(s0n));  // the next item's S(0)
+          wgmma_commit();
+          issue_pv<C>(o, pf, v_desc(sv));       // O += P(last)·V(last) of this item
+          wgmma_commit();
+          wgmma_wait<1>();
+          pin(s);
+          // Every warpgroup's last Q·Kᵀ of this item has retired (so O may take its last K
+          // stage below); seen before this warpgroup counts for the next item, so that phase
+          // cannot have completed too.
+          mbar_wait(q_empty, k & 1u);
+          if (leader) {
+            if (n_wg_next == 1) mbar_arrive(q_empty);  // the next item's last Q·Kᵀ, too
+            else mbar_arrive(k_empty(s0n));
+          }
+          if (0 >= n_full) apply_mask<C, CAUSAL>(s, row0, 0, p.S_k, t);  // non-causal: S_k only
+          m_next[0] = m_next[1] = -INFINITY;
+          l_next[0] = l_next[1] = 0.f;
+          softmax_tile<C>(s, m_next, l_next, alpha, scale_log2);
+          wait_pv_after<C>(o, alpha, p.zero);   // this item's O is complete
+          pin(pf);
+          convert_p<C>(s, pf);                  // the next item's P(0)
+          ATTN_HOLD(st_e);  // (e)
+        } else {
           const int i = tix(n_wg - 1), sv = stg(i);
           mbar_wait(v_full(sv), phs(i));
           pin(o);
@@ -1687,6 +1751,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
           ATTN_HOLD(st_e);  // (e)
           if (leader && !PERS) mbar_arrive(v_empty(sv));  // persistent: after O's store
         }
+        carried_next = PERS && PERSIST >= 2 && n_wg_next > 0;
       }  // n_wg > 0
     } else {
 #pragma unroll 1
@@ -1834,7 +1899,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       const int o_base = PERS ? C::K_OFF + s_last * C::KV_BYTES + rg * C::SLABS * 8192 : C::Q_OFF;
       const int o_slab = PERS ? 8192 : C::Q_SLAB;
       const int o_row0 = PERS ? 0 : 64 * rg;
-      if (PERS && n_wg > 0) mbar_wait(q_empty, k & 1u);
+      if (PERS && n_wg > 0 && !carried_next) mbar_wait(q_empty, k & 1u);  // (carried: seen already)
       if (!PERS || n_wg > 0) {
 #pragma unroll
         for (int hh = 0; hh < 2; ++hh) {
@@ -1910,6 +1975,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       cluster_sync_all();  // no CTA leaves while a peer may still read its shared memory
     }
     ring += uint32_t(n_tiles);
+    carried = carried_next;
     }  // this CTA's items
 #if ATTN_STAMPS
     ATTN_STAMP(st_row, 7);  // (h)

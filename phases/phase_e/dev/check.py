@@ -99,6 +99,11 @@ LIBS = {
     "e_ps_pf2": (E, ["-DPERSIST=1", "-DNEXT_PREFETCH=2"]),
     "e_ps_pf2_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DPERSIST=1", "-DNEXT_PREFETCH=2"]),
     "e_ps_pf2_main_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DPERSIST=1", "-DNEXT_PREFETCH=2", "-DSHORT_KV=0"]),
+    # ... and with the next item's first step under this one's last P.V (PERSIST=2)
+    "e_ps2": (E, ["-DPERSIST=2"]),
+    "e_ps2_pf2": (E, ["-DPERSIST=2", "-DNEXT_PREFETCH=2"]),
+    "e_ps2_pf2_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DPERSIST=2", "-DNEXT_PREFETCH=2"]),
+    "e_ps2_pf2_main_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DPERSIST=2", "-DNEXT_PREFETCH=2", "-DSHORT_KV=0"]),
 }
 
 

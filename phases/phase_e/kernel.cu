@@ -153,20 +153,20 @@
 #ifndef CAUSAL_BY_HEAD // 1: causal work items head by head, each head's query tiles heaviest first
 #define CAUSAL_BY_HEAD 1  // 0: heads fastest (every head's heaviest tile first: K/V of ~all heads live)
 #endif
-// The producer of a main or short-row CTA asks L2 for the tiles of the item the CTA that
-// replaces it will most likely take (this item + the CTAs resident at once), once its own ring
-// is full: 1: that item's Q tile; 2: its Q and first K and V tiles; 0: off. NOTES.md, eighth
-// session.
-#ifndef NEXT_PREFETCH
-#define NEXT_PREFETCH 0
+// The producer of a main-kernel CTA asks L2 for the tiles of the item the CTA that replaces it
+// will most likely take (this item + the CTAs resident at once), once its own ring is full:
+// 1: that item's Q tile; 2: its Q and first K and V tiles; 0: off. (The short-row kernel, four
+// CTAs per SM, measured 1-3% slower with it.) NOTES.md, eighth session.
+#ifndef NEXT_PREFETCH  // eighth session: +1.3 to +1.9% at (8,16,2048,64); short-row kernel excluded (-1 to -3%)
+#define NEXT_PREFETCH 2
 #endif
 // 1: the non-causal main kernel runs one CTA per SM, each taking items blockIdx.x, + gridDim.x,
 // ...: the next item's Q is loaded while the consumers finish this one (once every consumer
 // warpgroup's last Q·Kᵀ of it has retired), and O is staged in the last tile's K stage instead
-// of the Q tile. Where BLOCK_M <= BLOCK_N only (O fits that stage): d=128. 2: also the next
-// item's first Q·Kᵀ and softmax run under this item's last P·V. NOTES.md, eighth session.
-#ifndef PERSIST
-#define PERSIST 0
+// of the Q tile. Where BLOCK_M <= BLOCK_N only (O fits that stage): d=128. NOTES.md, eighth
+// session.
+#ifndef PERSIST  // eighth session: +1.3 to +1.7% at (4,16,4096,128) (NOTES.md)
+#define PERSIST 1
 #endif
 #ifndef SHORT_KV       // 1: d=64 rows of <= SHORT_MAX_KEYS keys (not split) use the short-row kernel
 #define SHORT_KV 1
@@ -1323,19 +1323,6 @@ __device__ __forceinline__ void wait_pv_and_rescale(float (&o)[C::D / 2], const 
   pin(o);
 }
 
-// The same guarded wait, without the rescale: at the step between two persistent items O is
-// the finishing item's, and alpha (the next item's first softmax) only orders the wait after it.
-template <class C>
-__device__ __forceinline__ void wait_pv_after(float (&o)[C::D / 2], const float (&alpha)[2], uint32_t zero) {
-  const bool take = (__float_as_uint(alpha[0]) & zero) == 0u;
-  if (__any_sync(0xffffffffu, take)) {
-    wgmma_wait<0>();
-    pin(o);
-  }
-  wgmma_wait<0>();
-  pin(o);
-}
-
 template <class C>
 __device__ __forceinline__ void convert_p(const float (&s)[C::BN / 2], uint32_t (&pf)[C::BN / 4]) {
 #pragma unroll
@@ -1500,7 +1487,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
             // Once the ring is full (behind this CTA's own loads in the TMA unit's queue), the
             // successor's first tiles: from DRAM into L2 while this item runs, so that the CTA
             // taking it waits on L2 instead of DRAM for its Q (read once per call: never in L2).
-            // Persistent: the successor is this CTA's own next item, its Q always.
+            // Persistent: the successor is this CTA's own next item (+ gridDim.x), its Q always.
             const unsigned nw = wk + (PERS ? gridDim.x : p.next_stride);
             if (i == min(ST, n_tiles) - 1 && (PERS || p.next_stride != 0u) && nw < p.bh_count * p.num_m_tiles) {
               int nbh, nmt;
@@ -1569,15 +1556,6 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
     const int lane = tid % 32, g = lane / 4, t = lane % 4;
     const bool leader = (tid % 128) == 0;  // releases stages and issues the O store
     uint32_t ring = 0;  // K/V tiles of this CTA's earlier items (persistent)
-    float o[C::D / 2];
-    float s[C::BN / 2];
-    uint32_t pf[C::BN / 4];
-    float m[2], l[2], alpha[2];
-    // Persistent: this item's first Q·Kᵀ, softmax and P were done at the end of the previous
-    // item, under its last P·V (its row state is in m_next, l_next and its P in pf).
-    bool carried = false;
-    float m_next[2], l_next[2];
-    const float scale_log2 = p.scale_log2;
 #pragma unroll 1
     for (unsigned k = 0; k < n_mine; ++k) {
     const Item it = PERS && k > 0 ? decode(work + k * gridDim.x) : item0;
@@ -1629,26 +1607,23 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       if (n_wg > 0 && cw == C::CWG - 1) named_bar_arrive(PPB, 256);
     }
 
+    float o[C::D / 2];
+    float s[C::BN / 2];
+    uint32_t pf[C::BN / 4];
+    float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.f, 0.f}, alpha[2];
 #pragma unroll
     for (int i = 0; i < C::D / 2; ++i) o[i] = 0.f;
-#pragma unroll
-    for (int hh = 0; hh < 2; ++hh) {
-      m[hh] = carried ? m_next[hh] : -INFINITY;
-      l[hh] = carried ? l_next[hh] : 0.f;
-    }
+    const float scale_log2 = p.scale_log2;
 
-    // (Carried: Q was waited for at the previous item's end, and this warpgroup may already
-    // have counted for this item on q_empty, after which Q and q_full may move on.)
-    if (!carried) mbar_wait(q_full, k & 1u);
+    mbar_wait(q_full, k & 1u);
     ATTN_HOLD(st_c);  // (c)
-    bool carried_next = false;
     // Persistent: a warpgroup whose rows are all past S_q reads no Q; it still counts once.
     if (PERS && n_wg == 0 && leader) mbar_arrive(q_empty);
 
     if constexpr (C::OVL) {
       if (n_wg > 0) {
-        // Tile 0: S(0), softmax, P(0). Nothing to overlap with yet (carried: done already).
-        if (!carried) {
+        // Tile 0: S(0), softmax, P(0). Nothing to overlap with yet.
+        {
           const int i0 = tix(0), s0 = stg(i0);
           mbar_wait(k_full(s0), phs(i0));
           pp_begin();
@@ -1697,45 +1672,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
           if (leader) mbar_arrive(v_empty(sv));
           convert_p<C>(s, pf);
         }
-        // Persistent, when this warpgroup has rows in the CTA's next item: the step between
-        // the two issues the next item's S(0) with this item's last P·V and runs its softmax
-        // under that P·V, as every tile step does; the epilogue below then stores this item.
-        const bool has_next = PERS && k + 1 < n_mine;
-        const Item nx = has_next ? decode(work + (k + 1) * gridDim.x) : it;
-        const int n_wg_next = has_next && nx.m0 + 64 * rg < p.S_q ? nx.n_tiles : 0;
-        if (PERS && PERSIST >= 2 && n_wg_next > 0) {
-          const int i = tix(n_wg - 1), sv = stg(i);
-          const int s0n = int((ring + uint32_t(n_tiles)) % ST);
-          const uint32_t p0n = ((ring + uint32_t(n_tiles)) / ST) & 1u;
-          mbar_wait(q_full, (k + 1) & 1u);
-          mbar_wait(k_full(s0n), p0n);
-          mbar_wait(v_full(sv), phs(i));
-          pin(o);
-          pin(pf);
-          wgmma_fence();
-          issue_qk<C>(s, q_desc, k_desc(s0n));  // the next item's S(0)
-          wgmma_commit();
-          issue_pv<C>(o, pf, v_desc(sv));       // O += P(last)·V(last) of this item
-          wgmma_commit();
-          wgmma_wait<1>();
-          pin(s);
-          // Every warpgroup's last Q·Kᵀ of this item has retired (so O may take its last K
-          // stage below); seen before this warpgroup counts for the next item, so that phase
-          // cannot have completed too.
-          mbar_wait(q_empty, k & 1u);
-          if (leader) {
-            if (n_wg_next == 1) mbar_arrive(q_empty);  // the next item's last Q·Kᵀ, too
-            else mbar_arrive(k_empty(s0n));
-          }
-          if (0 >= n_full) apply_mask<C, CAUSAL>(s, row0, 0, p.S_k, t);  // non-causal: S_k only
-          m_next[0] = m_next[1] = -INFINITY;
-          l_next[0] = l_next[1] = 0.f;
-          softmax_tile<C>(s, m_next, l_next, alpha, scale_log2);
-          wait_pv_after<C>(o, alpha, p.zero);   // this item's O is complete
-          pin(pf);
-          convert_p<C>(s, pf);                  // the next item's P(0)
-          ATTN_HOLD(st_e);  // (e)
-        } else {
+        {
           const int i = tix(n_wg - 1), sv = stg(i);
           mbar_wait(v_full(sv), phs(i));
           pin(o);
@@ -1751,7 +1688,6 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
           ATTN_HOLD(st_e);  // (e)
           if (leader && !PERS) mbar_arrive(v_empty(sv));  // persistent: after O's store
         }
-        carried_next = PERS && PERSIST >= 2 && n_wg_next > 0;
       }  // n_wg > 0
     } else {
 #pragma unroll 1
@@ -1899,7 +1835,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       const int o_base = PERS ? C::K_OFF + s_last * C::KV_BYTES + rg * C::SLABS * 8192 : C::Q_OFF;
       const int o_slab = PERS ? 8192 : C::Q_SLAB;
       const int o_row0 = PERS ? 0 : 64 * rg;
-      if (PERS && n_wg > 0 && !carried_next) mbar_wait(q_empty, k & 1u);  // (carried: seen already)
+      if (PERS && n_wg > 0) mbar_wait(q_empty, k & 1u);
       if (!PERS || n_wg > 0) {
 #pragma unroll
         for (int hh = 0; hh < 2; ++hh) {
@@ -1975,7 +1911,6 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       cluster_sync_all();  // no CTA leaves while a peer may still read its shared memory
     }
     ring += uint32_t(n_tiles);
-    carried = carried_next;
     }  // this CTA's items
 #if ATTN_STAMPS
     ATTN_STAMP(st_row, 7);  // (h)

@@ -87,23 +87,17 @@ LIBS = {
     "d": ("phases/phase_d", []),                                   # phase_d's shipped default
     # The seventh session's two slower guards for the P.V wait (WAIT_GUARD 0 and 1: e_wg0, e_wg1)
     # left the source: 7fa4e95 has them.
-    # eighth session: the successor item's tiles asked into L2 (NEXT_PREFETCH; call 1 also on the
-    # short-row kernel, since then the main kernels only), and the persistent d=128 non-causal
-    # main kernel with the next Q loaded under the current item (PERSIST; NOTES.md).
+    # eighth session: the successor item's tiles asked into L2 (NEXT_PREFETCH, default 2; call 1
+    # also on the short-row kernel, since then the main kernels only), and the persistent d=128
+    # non-causal main kernel with the next Q loaded under the current item (PERSIST, default 1;
+    # NOTES.md). PERSIST=2 (the next item's first step under the last P.V: e_ps2*, no gain, a
+    # hang in call 3's sweep) is in git at 2c3c182.
     "e_pf1": (E, ["-DNEXT_PREFETCH=1"]),
-    "e_pf2": (E, ["-DNEXT_PREFETCH=2"]),
-    "e_pf2_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DNEXT_PREFETCH=2"]),
-    "e_pf2_main_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DNEXT_PREFETCH=2", "-DSHORT_KV=0"]),
-    "e_stamps_pf2": (E, ["-DATTN_STAMPS=1", "-DNEXT_PREFETCH=2"]),
-    "e_ps": (E, ["-DPERSIST=1"]),
-    "e_ps_pf2": (E, ["-DPERSIST=1", "-DNEXT_PREFETCH=2"]),
-    "e_ps_pf2_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DPERSIST=1", "-DNEXT_PREFETCH=2"]),
-    "e_ps_pf2_main_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DPERSIST=1", "-DNEXT_PREFETCH=2", "-DSHORT_KV=0"]),
-    # ... and with the next item's first step under this one's last P.V (PERSIST=2)
-    "e_ps2": (E, ["-DPERSIST=2"]),
-    "e_ps2_pf2": (E, ["-DPERSIST=2", "-DNEXT_PREFETCH=2"]),
-    "e_ps2_pf2_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DPERSIST=2", "-DNEXT_PREFETCH=2"]),
-    "e_ps2_pf2_main_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DPERSIST=2", "-DNEXT_PREFETCH=2", "-DSHORT_KV=0"]),
+    "e_pf0": (E, ["-DNEXT_PREFETCH=0"]),
+    "e_ps0": (E, ["-DPERSIST=0"]),
+    "e_old": (E, ["-DPERSIST=0", "-DNEXT_PREFETCH=0"]),         # the build shipped before
+    "e_stamps_pf0": (E, ["-DATTN_STAMPS=1", "-DPERSIST=0", "-DNEXT_PREFETCH=0"]),
+    "e_stamps_pf2": (E, ["-DATTN_STAMPS=1", "-DPERSIST=0"]),
 }
 
 

@@ -168,6 +168,9 @@
 #ifndef PERSIST  // eighth session: +1.3 to +1.7% at (4,16,4096,128) (NOTES.md)
 #define PERSIST 1
 #endif
+#ifndef PERSIST_MAX_KEYS
+#define PERSIST_MAX_KEYS 4096
+#endif
 #ifndef SHORT_KV       // 1: d=64 rows of <= SHORT_MAX_KEYS keys (not split) use the short-row kernel
 #define SHORT_KV 1
 #endif
@@ -208,7 +211,7 @@ constexpr float kLn2 = 0.6931471805599453f;
 // Configuration.
 // ---------------------------------------------------------------------------------------------
 template <typename T_, int D_, int CWG_, int BN_, int STAGES_, int PP_ = 0, bool SPLIT_ = false,
-          int MINB_ = 1, int KS_ = 1, bool OVL_ = true>
+          int MINB_ = 1, int KS_ = 1, bool OVL_ = true, bool PERS_ = (PERSIST != 0)>
 struct Config {
   using T = T_;
   static constexpr bool BF16 = std::is_same_v<T, __nv_bfloat16>;
@@ -237,7 +240,7 @@ struct Config {
   static constexpr bool SPLIT = SPLIT_;
   // PERSIST (non-causal only, decided in the kernel): the main kernel's tile, with O's rows
   // fitting one K stage.
-  static constexpr bool PERSISTENT = PERSIST != 0 && !SPLIT_ && KS_ == 1 && MINB_ == 1 && PP_ == 0 &&
+  static constexpr bool PERSISTENT = PERS_ && !SPLIT_ && KS_ == 1 && MINB_ == 1 && PP_ == 0 &&
                                      OVERLAP && OVL_ && 64 * (CWG_ / KS_) <= BN_;
 
   // Register split (setmaxnreg): the producer warpgroup keeps 24 per thread, the consumers
@@ -305,6 +308,11 @@ template <typename T> struct ConfigFor<T, 64> {
 };
 template <typename T> struct ConfigFor<T, 128> {
   using type = Config<T, 128, CONSUMER_WG_D128, BLOCK_N_D128, STAGES_D128, PINGPONG_D128>;
+  // Rows of more than PERSIST_MAX_KEYS keys: one CTA per item (the hardware's order). Seqlen
+  // chart at git f8bd12d, persistent against phase_d, 16k tokens x 16 heads: S = 512 +15%,
+  // 2048 +2.8%, 4096 +1.1%, 8192 -0.5%, 16384 -1.6% (NOTES.md, eighth session).
+  using one_per_item = Config<T, 128, CONSUMER_WG_D128, BLOCK_N_D128, STAGES_D128, PINGPONG_D128, false, 1, 1,
+                              true, false>;
 };
 // The split-KV kernel (small grids): 128-row tiles, 128-key tiles, 2 stages (each CTA sees few
 // key tiles; the partial-O buffer needs the room).
@@ -2085,6 +2093,10 @@ cudaError_t dispatch_causal(const AttnParams& p, cudaStream_t stream, EncodeFn e
   }
 #endif
   using C = typename ConfigFor<T, D>::type;
+  if constexpr (D == 128 && C::PERSISTENT) {
+    if (!p.causal && p.S_k > PERSIST_MAX_KEYS)
+      return launch<typename ConfigFor<T, D>::one_per_item, false>(p, stream, enc, 1);
+  }
   return p.causal ? launch<C, true>(p, stream, enc, 1) : launch<C, false>(p, stream, enc, 1);
 }
 

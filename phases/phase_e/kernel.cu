@@ -4,8 +4,11 @@
 // cluster and combines the partials through distributed shared memory), SHORT_KV (a d=64
 // short-row kernel, several CTAs per SM), SHORT_KSPLIT (short rows on a one-wave grid: the key
 // tiles of a 64-row query tile are split over consumer warpgroups of the same CTA and merged in
-// shared memory by the last of them, SHORT_FOLD_LAST; on by default) and ATTN_PDL (programmatic
-// dependent launch).
+// shared memory by the last of them, SHORT_FOLD_LAST; on by default), PERSIST (the d=128
+// non-causal main kernel on rows of up to PERSIST_MAX_KEYS keys runs one CTA per SM over work
+// items, loading the next item's Q while the current one finishes and staging O in its last K
+// stage; on by default), NEXT_PREFETCH (a main-kernel CTA asks L2 for the tiles of the item
+// that will most likely follow it; on by default) and ATTN_PDL (programmatic dependent launch).
 // NOTES.md says what each measured.
 //
 // phase_d: attention forward on Hopper's own machinery (sm_90a): TMA, mbarrier rings, wgmma,
@@ -46,9 +49,10 @@
 //     thread stores it with a TMA store. TMA clips rows >= S_q, so nothing outside o's view is
 //     ever written.
 //
-// Work decomposition: one CTA owns BLOCK_M = 64 * CWG query rows of one (batch, head). Flat 1-D
-// grid; non-causal CTAs run query tile fastest (a head's K/V stay in L2 while its query tiles
-// run), causal ones head by head, each head's heaviest query tiles first (CAUSAL_BY_HEAD).
+// Work decomposition: one work item is BLOCK_M = 64 * CWG query rows of one (batch, head), one
+// CTA per item (or, PERSIST, items blockIdx.x, + gridDim.x, ... per CTA). Flat 1-D grid;
+// non-causal items run query tile fastest (a head's K/V stay in L2 while its query tiles run),
+// causal ones head by head, each head's heaviest query tiles first (CAUSAL_BY_HEAD).
 //
 // Compile-time tunables (-DNAME=value; NAME_D64 / NAME_D128 per head dim, NAME sets both):
 //   CONSUMER_WG_D64/_D128   consumer warpgroups = BLOCK_M / 64   (defaults 3 / 2: BLOCK_M 192 / 128)
@@ -58,6 +62,10 @@
 //                           the short-row kernel has its own, SHORT_OVERLAP, default 0)
 //   ATTN_SPIN_TRAP          debug: 1 turns a barrier wait of ~2^28 polls into a trap (default 0)
 //   SHORT_FOLD_LAST         1: the key split's last warpgroup folds and stores; 0: the first (default 1)
+//   PERSIST, PERSIST_MAX_KEYS  1: the persistent d=128 non-causal kernel, on rows of up to that
+//                           many keys (default 1, 4096; 0: one CTA per item everywhere)
+//   NEXT_PREFETCH           main kernels: 2 / 1 / 0: the likely successor's Q and first K/V / its
+//                           Q / nothing asked into L2 once the ring is full (default 2)
 //   SHORT_BN/_STAGES/_MINB  the short-row kernel's keys per tile, ring depth, CTAs per SM (64 / 2 / 4;
 //                           with SHORT_MINB 4 a consumer has 104 registers: 64-key tiles only)
 //   ATTN_STAMPS             diagnostic: 1 records globaltimer/clock64 at fixed points (default 0)

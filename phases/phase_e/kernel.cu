@@ -179,9 +179,6 @@
 #ifndef PERSIST_MAX_KEYS
 #define PERSIST_MAX_KEYS 4096
 #endif
-#ifndef PERSIST_D64    // 1: the d=64 non-causal main kernel persistent too (O in two K stages)
-#define PERSIST_D64 1    // eighth session: +1.9% at (8,16,2048,64) in both orders (NOTES.md)
-#endif
 #ifndef SHORT_KV       // 1: d=64 rows of <= SHORT_MAX_KEYS keys (not split) use the short-row kernel
 #define SHORT_KV 1
 #endif
@@ -250,12 +247,9 @@ struct Config {
   // partial (O, m, l) are combined through distributed shared memory.
   static constexpr bool SPLIT = SPLIT_;
   // PERSIST (non-causal only, decided in the kernel): the main kernel's tile, with O's rows
-  // (one 64-row block of D/64 8 KB slabs per consumer warpgroup) fitting the K stage of the
-  // item's last key tile, or (O_TWO_STAGES: d=64's three warpgroups) of its last two.
-  static constexpr int O_PER_STAGE = BN_ / 64;
-  static constexpr bool O_TWO_STAGES = CWG_ / KS_ > O_PER_STAGE;
+  // fitting one K stage.
   static constexpr bool PERSISTENT = PERS_ && !SPLIT_ && KS_ == 1 && MINB_ == 1 && PP_ == 0 &&
-                                     OVERLAP && OVL_ && CWG_ / KS_ <= 2 * O_PER_STAGE;
+                                     OVERLAP && OVL_ && 64 * (CWG_ / KS_) <= BN_;
 
   // Register split (setmaxnreg): the producer warpgroup keeps 24 per thread, the consumers
   // share the rest of the 64K-register file, rounded down to a multiple of 8, at most 240.
@@ -264,8 +258,7 @@ struct Config {
   static constexpr int MINB = MINB_;
   static constexpr int LAUNCH_REGS_RAW = (65536 / (THREADS * MINB)) / 8 * 8;
   static constexpr int LAUNCH_REGS = LAUNCH_REGS_RAW > 255 ? 248 : LAUNCH_REGS_RAW;
-  // (A persistent d=64 producer, 4 warpgroups at 128, needs 32 to run its item loop unspilled.)
-  static constexpr int PRODUCER_REGS = PERSISTENT && O_TWO_STAGES ? 32 : 24;
+  static constexpr int PRODUCER_REGS = 24;
   static constexpr int CONSUMER_REGS_RAW = ((THREADS * LAUNCH_REGS / 128 - PRODUCER_REGS) / CWG) / 8 * 8;
   static constexpr int CONSUMER_REGS = CONSUMER_REGS_RAW > 240 ? 240 : CONSUMER_REGS_RAW;
   // What a consumer thread keeps live at its peak: the S (BN/2 fp32) and O (D/2 fp32) fragments,
@@ -319,9 +312,7 @@ struct Config {
 template <typename T, int D> struct ConfigFor;
 template <typename T> struct ConfigFor<T, 64> {
   using type = Config<T, 64, CONSUMER_WG_D64, BLOCK_N_D64, STAGES_D64, PINGPONG_D64, false, MINB_D64, 1,
-                      OVERLAP_D64 != 0, PERSIST != 0 && PERSIST_D64 != 0>;
-  using one_per_item = Config<T, 64, CONSUMER_WG_D64, BLOCK_N_D64, STAGES_D64, PINGPONG_D64, false, MINB_D64, 1,
-                              OVERLAP_D64 != 0, false>;
+                      OVERLAP_D64 != 0>;
 };
 template <typename T> struct ConfigFor<T, 128> {
   using type = Config<T, 128, CONSUMER_WG_D128, BLOCK_N_D128, STAGES_D128, PINGPONG_D128>;
@@ -1661,7 +1652,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
           if (leader) {
             // Persistent: the item's last Q·Kᵀ has retired. Its K stage is kept for O.
             if (PERS && n_wg == 1) mbar_arrive(q_empty);
-            else if (!(PERS && C::O_TWO_STAGES && n_wg == 2)) mbar_arrive(k_empty(s0));
+            else mbar_arrive(k_empty(s0));
           }
           if (j0 + i0 >= n_full) apply_mask<C, CAUSAL>(s, row0, (j0 + i0) * C::BN, p.S_k, t);
           softmax_tile<C>(s, m, l, alpha, scale_log2);  // O = 0: alpha unused
@@ -1688,7 +1679,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
           pin(s);
           if (leader) {
             if (PERS && u == n_wg - 1) mbar_arrive(q_empty);  // as for tile 0
-            else if (!(PERS && C::O_TWO_STAGES && u == n_wg - 2)) mbar_arrive(k_empty(sk));
+            else mbar_arrive(k_empty(sk));
           }
           if (j >= n_full) apply_mask<C, CAUSAL>(s, row0, j * C::BN, p.S_k, t);
           softmax_tile<C>(s, m, l, alpha, scale_log2);
@@ -1857,10 +1848,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       // 64-column slab; every warpgroup's last Q·Kᵀ (the only reader of that stage) must have
       // retired first (q_empty), and the stage is released once the store has read it.
       const int s_last = PERS ? stg(n_tiles - 1) : 0;
-      const int s_prev = PERS && C::O_TWO_STAGES ? stg(n_tiles - 2) : 0;  // n_tiles >= 2 (host)
-      const int s_o = !C::O_TWO_STAGES || rg < C::O_PER_STAGE ? s_last : s_prev;
-      const int o_blk = C::O_TWO_STAGES ? rg % C::O_PER_STAGE : rg;
-      const int o_base = PERS ? C::K_OFF + s_o * C::KV_BYTES + o_blk * C::SLABS * 8192 : C::Q_OFF;
+      const int o_base = PERS ? C::K_OFF + s_last * C::KV_BYTES + rg * C::SLABS * 8192 : C::Q_OFF;
       const int o_slab = PERS ? 8192 : C::Q_SLAB;
       const int o_row0 = PERS ? 0 : 64 * rg;
       if (PERS && n_wg > 0) mbar_wait(q_empty, k & 1u);
@@ -1886,7 +1874,6 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       if (PERS && leader && n_wg > 0) {
         mbar_arrive(k_empty(s_last));
         mbar_arrive(v_empty(s_last));
-        if (C::O_TWO_STAGES) mbar_arrive(k_empty(s_prev));
       }
       ATTN_STAMP(st_row, 6);  // (g)
     } else {
@@ -2114,9 +2101,8 @@ cudaError_t dispatch_causal(const AttnParams& p, cudaStream_t stream, EncodeFn e
   }
 #endif
   using C = typename ConfigFor<T, D>::type;
-  if constexpr (C::PERSISTENT) {
-    // (O_TWO_STAGES: an item needs at least two key tiles.)
-    if (!p.causal && (p.S_k > PERSIST_MAX_KEYS || (C::O_TWO_STAGES && p.S_k <= C::BN)))
+  if constexpr (D == 128 && C::PERSISTENT) {
+    if (!p.causal && p.S_k > PERSIST_MAX_KEYS)
       return launch<typename ConfigFor<T, D>::one_per_item, false>(p, stream, enc, 1);
   }
   return p.causal ? launch<C, true>(p, stream, enc, 1) : launch<C, false>(p, stream, enc, 1);

@@ -7,7 +7,7 @@
 # CPU (check.py --stages build --libs ...) and carried in dev/.build.
 #   call 2: CHECK="correct:e_ps_pf2_trap+correct:e_ps_pf2_main_trap" NAMES=e,e_pf2,e_ps,e_ps_pf2 (driver_ps: PERSIST=1)
 #   call 3: CHECK="correct:e_ps2_pf2_trap+correct:e_ps2_pf2_main_trap" NAMES=e,e_ps_pf2,e_ps2_pf2 (driver_ps: PERSIST=2)
-#   call 9: CHECK="correct:e_ps64_trap+correct:e_ps64_main_trap" NAMES=e,e_ps64 SHAPES=d64 SAN="<d=64 shapes>"
+#   call 9 (a6716a6): CHECK="correct:e_ps64_trap+correct:e_ps64_main_trap" NAMES=e,e_ps64 SHAPES=d64 SAN="<d=64 shapes>"
 #           (driver_ps: PERSIST_D64=1, SHORT_KV=0, so that small d=64 grids reach the main kernel)
 set -u
 L="$OUT/logs"; mkdir -p "$L"

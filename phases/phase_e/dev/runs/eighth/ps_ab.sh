@@ -19,6 +19,9 @@ python3 phases/phase_e/dev/check.py --out "$L/chk" --bundle "" --stages "$CHECK"
 # ~4 per CTA, warpgroup 1 with rows in every other item; S_k=100: one key tile per item.
 SAN=${SAN:-"memcheck 1 140 60 200 128 bf16 0 1 --check;memcheck 2 140 130 300 128 fp16 0 1 --check;racecheck 1 140 60 200 128 fp16 0;racecheck 2 140 130 100 128 bf16 0;synccheck 1 140 60 200 128 bf16 0;synccheck 2 140 130 300 128 fp16 0"}
 IFS=';' read -ra runs <<< "$SAN"
+# (Call 9's driver was not in the carried folder and every sanitizer run said only "Target
+# application doesn't exist": say so once, loudly, instead.)
+[ -x "$B/driver_ps" ] || { echo "NO SANITIZER RUN: $B/driver_ps missing (build it on the CPU and carry it)" | tee -a "$L/san.txt"; runs=(); }
 for args in "${runs[@]}"; do
   set -- $args; tool=$1; shift
   timeout 120 compute-sanitizer --tool $tool $B/driver_ps "$@" > "$L/san_${tool}_$2_$4_$5.log" 2>&1; echo "$tool $*: rc=$?" >> "$L/san.txt"

@@ -179,6 +179,18 @@
 #ifndef PERSIST_MAX_KEYS
 #define PERSIST_MAX_KEYS 4096
 #endif
+// 1: when the persistent kernel's items do not divide evenly over its CTAs, the last two rounds
+// are split stream-K style: every CTA takes one contiguous run of their key tiles (longer than an
+// item, so an item has at most two pieces), and the piece that finishes second folds the other's
+// partial (O, m, l) from a per-call workspace. Without it the last round leaves the SMs without a
+// last item idle for one item. Rows of fewer than SK_TAIL_MIN_TILES key tiles keep whole items:
+// there one more item start per CTA costs what the tail saves. NOTES.md, ninth session.
+#ifndef SK_TAIL
+#define SK_TAIL 1
+#endif
+#ifndef SK_TAIL_MIN_TILES
+#define SK_TAIL_MIN_TILES 16
+#endif
 #ifndef SHORT_KV       // 1: d=64 rows of <= SHORT_MAX_KEYS keys (not split) use the short-row kernel
 #define SHORT_KV 1
 #endif
@@ -261,6 +273,11 @@ struct Config {
   static constexpr int PRODUCER_REGS = 24;
   static constexpr int CONSUMER_REGS_RAW = ((THREADS * LAUNCH_REGS / 128 - PRODUCER_REGS) / CWG) / 8 * 8;
   static constexpr int CONSUMER_REGS = CONSUMER_REGS_RAW > 240 ? 240 : CONSUMER_REGS_RAW;
+  // The persistent (non-causal) kernel's producer also walks its work list, SK_TAIL's runs
+  // included: in 24 registers ptxas spilled the run bounds.
+  static constexpr int PRODUCER_REGS_PERS = 40;
+  static constexpr int CONSUMER_REGS_PERS_RAW = ((THREADS * LAUNCH_REGS / 128 - PRODUCER_REGS_PERS) / CWG) / 8 * 8;
+  static constexpr int CONSUMER_REGS_PERS = CONSUMER_REGS_PERS_RAW > 240 ? 240 : CONSUMER_REGS_PERS_RAW;
   // What a consumer thread keeps live at its peak: the S (BN/2 fp32) and O (D/2 fp32) fragments,
   // with OVERLAP also the P of the previous tile (BN/4 packed pairs) that its P·V is still
   // reading, plus 32 for softmax state, addresses and loop bookkeeping. Calibrated with ptxas -v
@@ -289,7 +306,10 @@ struct Config {
   static constexpr int KP_OFF = ((ML_OFF + ML_BYTES + 15) / 16) * 16;
   static constexpr int KP_O_BYTES = (KS - 1) * 128 * (D / 8) * 16;
   static constexpr int KP_BYTES = KS > 1 ? KP_O_BYTES + (KS - 1) * 128 * 16 : 0;
-  static constexpr int SMEM_BYTES = KP_OFF + KP_BYTES + 1024;  // + alignment slack
+  // PERSISTENT only: one word per consumer warpgroup, its leader's SK_TAIL ticket for the others.
+  static constexpr int SK_OFF = ((KP_OFF + KP_BYTES + 15) / 16) * 16;
+  static constexpr int SK_BYTES = PERSISTENT ? 16 : 0;
+  static constexpr int SMEM_BYTES = SK_OFF + SK_BYTES + 1024;  // + alignment slack
 
   static_assert(D == 64 || D == 128, "head dim must be 64 or 128");
   static_assert(CWG >= 1 && CWG / KS <= 3 && CWG <= 4,
@@ -304,7 +324,7 @@ struct Config {
   static_assert(MINB * (SMEM_BYTES + 1024) <= 228 * 1024, "shared memory: MINB CTAs do not fit on one SM");
   static_assert(SMEM_BYTES <= 227 * 1024,
                 "tile configuration exceeds 227 KB of shared memory: lower BLOCK_N, STAGES or CONSUMER_WG");
-  static_assert(REGS_NEEDED <= CONSUMER_REGS,
+  static_assert(REGS_NEEDED <= (PERSISTENT ? CONSUMER_REGS_PERS : CONSUMER_REGS),
                 "too few registers per consumer thread for the S, O (and with OVERLAP, P) fragments "
                 "(BLOCK_N/2 + D/2 [+ BLOCK_N/4] + 32 > setmaxnreg budget): lower BLOCK_N or CONSUMER_WG, or OVERLAP=0");
 };
@@ -1345,6 +1365,36 @@ __device__ __forceinline__ void convert_p(const float (&s)[C::BN / 2], uint32_t 
   for (int j = 0; j < C::BN / 4; ++j) pf[j] = pack2<typename C::T>(s[2 * j], s[2 * j + 1]);
 }
 
+// Folds another partial (O, m, l) of this thread's rows, ml = (m0, m1, l0, l1) and load_o(i) its
+// i-th float4 of O, into this thread's own: each side weighs exp2(its m - M), 0 where it saw no
+// visible key (m = -inf, l = 0, O = 0). SYM: every product rounded, then one add (no FMA), so
+// that the result does not depend on which partial is whose.
+template <class C, bool SYM, class LoadO>
+__device__ __forceinline__ void fold_partial(float (&o)[C::D / 2], float (&m)[2], float (&lt)[2],
+                                             const float4 ml, LoadO load_o) {
+  auto fold = [](float a, float wa, float b, float wb) {
+    return SYM ? __fadd_rn(__fmul_rn(a, wa), __fmul_rn(b, wb)) : a * wa + b * wb;
+  };
+  const float mo[2] = {ml.x, ml.y}, lo[2] = {ml.z, ml.w};
+  float wa[2], wb[2];
+#pragma unroll
+  for (int hh = 0; hh < 2; ++hh) {
+    const float M = fmaxf(m[hh], mo[hh]);
+    wa[hh] = m[hh] == -INFINITY ? 0.f : fast_exp2f(m[hh] - M);
+    wb[hh] = mo[hh] == -INFINITY ? 0.f : fast_exp2f(mo[hh] - M);
+    m[hh] = M;
+    lt[hh] = fold(lt[hh], wa[hh], lo[hh], wb[hh]);
+  }
+#pragma unroll
+  for (int i = 0; i < C::D / 8; ++i) {
+    const float4 v = load_o(i);
+    o[4 * i + 0] = fold(o[4 * i + 0], wa[0], v.x, wb[0]);
+    o[4 * i + 1] = fold(o[4 * i + 1], wa[0], v.y, wb[0]);
+    o[4 * i + 2] = fold(o[4 * i + 2], wa[1], v.z, wb[1]);
+    o[4 * i + 3] = fold(o[4 * i + 3], wa[1], v.w, wb[1]);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The kernel.
 // ---------------------------------------------------------------------------------------------
@@ -1357,7 +1407,24 @@ struct KParams {
   float scale_log2;
   uint32_t zero;  // always 0: wait_pv_and_rescale's guard
   unsigned next_stride;  // NEXT_PREFETCH: CTAs resident at once (SMs x MINB); 0: no prefetch
+  // SK_TAIL (persistent kernel): whole items per CTA before the split tail, and the tail's key
+  // tiles (0: no split); the per-call workspace: per cut and consumer warpgroup, a partial
+  // ([D/8 float4 of O, then (m0, m1, l0, l1)][thread]) and two words (tickets taken, ready).
+  unsigned sk_full, sk_tiles;
+  float4* sk_part;
+  unsigned* sk_flag;
 };
+
+// SK_TAIL hand-over between the two pieces of a cut item (different CTAs): the first writes its
+// partial, then raises the ready word with release semantics; the second acquires it.
+__device__ __forceinline__ void st_release_gpu(unsigned* a, unsigned v) {
+  asm volatile("st.release.gpu.global.u32 [%0], %1;\n" ::"l"(a), "r"(v) : "memory");
+}
+__device__ __forceinline__ unsigned ld_acquire_gpu(const unsigned* a) {
+  unsigned v;
+  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(a) : "memory");
+  return v;
+}
 
 template <class C, bool CAUSAL>
 __global__ void __launch_bounds__(C::THREADS, C::MINB)
@@ -1415,6 +1482,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
   // One work item: (batch*head, query tile) and the key tiles [j0, j1) this CTA loads for it.
   struct Item {
     int bh, b, h, m0, n_total, j0, j1, n_tiles;
+    int cut;  // SK_TAIL: the cut this piece shares with another CTA's piece; -1: a whole item
   };
   auto decode = [&](unsigned w) {
     Item it;
@@ -1432,13 +1500,36 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       it.j1 = int(((crank + 1) * uint32_t(it.n_total)) / csize);
     }
     it.n_tiles = it.j1 - it.j0;  // key tiles this CTA loads (may be 0 in a causal split)
+    it.cut = -1;
     return it;
   };
   // Persistent: this CTA takes items work, work + gridDim.x, ...; otherwise one (every loop over
   // this CTA's items below then runs once, and ring offsets are 0).
   constexpr bool PERS = C::PERSISTENT && !CAUSAL;
-  const unsigned n_mine = PERS ? (p.bh_count * p.num_m_tiles - work + gridDim.x - 1) / gridDim.x : 1u;
-  const Item item0 = decode(work);  // the first (without PERS: the only) item, decoded once
+  // SK_TAIL: after p.sk_full whole items, this CTA's run [sk_a, sk_b) of the tail's key tiles
+  // (tail items in order, each nt key tiles). A run is at least nt long (the host sees to it), so
+  // it starts inside an item (cut sk_a: this CTA's cut - 1, whose other piece is the previous
+  // CTA's last) or ends inside one (cut sk_b: this CTA's cut), never both in the same item.
+  const bool sk = PERS && p.sk_tiles != 0u;
+  const unsigned nt = PERS ? unsigned(attn::ceil_div(p.S_k, C::BN)) : 1u;
+  const unsigned sk_a = sk ? work * p.sk_tiles / gridDim.x : 0u;
+  const unsigned sk_b = sk ? (work + 1u) * p.sk_tiles / gridDim.x : 0u;
+  const unsigned n_mine = !PERS ? 1u
+                          : sk  ? p.sk_full + (sk_b - 1u) / nt - sk_a / nt + 1u
+                                : (p.bh_count * p.num_m_tiles - work + gridDim.x - 1) / gridDim.x;
+  // This CTA's k-th piece of work: a whole item, or a piece of a tail item.
+  auto unit = [&](unsigned k) {
+    if (!sk || k < p.sk_full) return decode(work + k * gridDim.x);
+    const unsigned ti = sk_a / nt + (k - p.sk_full);
+    Item u = decode(p.sk_full * gridDim.x + ti);
+    const unsigned lo = max(sk_a, ti * nt) - ti * nt, hi = min(sk_b, (ti + 1u) * nt) - ti * nt;
+    u.j0 = int(lo);
+    u.j1 = int(hi);
+    u.n_tiles = int(hi - lo);
+    u.cut = lo > 0u ? int(work) - 1 : hi < nt ? int(work) : -1;
+    return u;
+  };
+  const Item item0 = unit(0);  // the first (without PERS: the only) piece of work, decoded once
 
   const uint32_t bar = sb + C::BAR_OFF;
   const uint32_t q_full = bar;
@@ -1465,7 +1556,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
 
   if (wg == 0) {
     // ---- Producer warpgroup: one thread issues every TMA load. ------------------------------
-    setmaxnreg_dec<C::PRODUCER_REGS>();
+    setmaxnreg_dec<PERS ? C::PRODUCER_REGS_PERS : C::PRODUCER_REGS>();
     if (tid == 0) {
       prefetch_tmap(&tm_q);
       prefetch_tmap(&tm_k);
@@ -1479,8 +1570,8 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       uint32_t ring = 0;  // K/V tiles this CTA loaded for its earlier items (persistent)
 #pragma unroll 1
       for (unsigned k = 0; k < n_mine; ++k) {
-        const unsigned wk = work + k * gridDim.x;
-        const Item it = PERS && k > 0 ? decode(wk) : item0;
+        const unsigned wk = work + k * gridDim.x;  // (not persistent: the item)
+        const Item it = PERS && k > 0 ? unit(k) : item0;
         const int b = it.b, h = it.h, m0 = it.m0, j0 = it.j0, n_tiles = it.n_tiles;
         auto load_kv = [&](int i) {
           const int j = j0 + i;
@@ -1499,13 +1590,25 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
           for (int sl = 0; sl < C::SLABS; ++sl)
             tma_load_4d(sb + C::V_OFF + s * C::KV_BYTES + sl * C::KV_SLAB, &tm_v, v_full(s), 64 * sl,
                         j * C::BN, h, b);
-          if constexpr ((NEXT_PREFETCH != 0 && !C::SPLIT && C::KS == 1 && C::MINB == 1) || PERS) {
-            // Once the ring is full (behind this CTA's own loads in the TMA unit's queue), the
-            // successor's first tiles: from DRAM into L2 while this item runs, so that the CTA
-            // taking it waits on L2 instead of DRAM for its Q (read once per call: never in L2).
-            // Persistent: the successor is this CTA's own next item (+ gridDim.x), its Q always.
-            const unsigned nw = wk + (PERS ? gridDim.x : p.next_stride);
-            if (i == min(ST, n_tiles) - 1 && (PERS || p.next_stride != 0u) && nw < p.bh_count * p.num_m_tiles) {
+          if constexpr (PERS) {
+            // Once the ring is full (behind this CTA's own loads in the TMA unit's queue), this
+            // CTA's next piece of work's Q (and first K/V tiles): from DRAM into L2 while this one
+            // runs, so that its Q load at q_empty waits on L2.
+            if (i == min(ST, n_tiles) - 1 && k + 1 < n_mine) {
+              const Item nx = unit(k + 1);
+#pragma unroll
+              for (int sl = 0; sl < C::SLABS; ++sl) {
+                tma_prefetch_l2_4d(&tm_q, 64 * sl, nx.m0, nx.h, nx.b);
+                if constexpr (NEXT_PREFETCH >= 2) {
+                  tma_prefetch_l2_4d(&tm_k, 64 * sl, nx.j0 * C::BN, nx.h, nx.b);
+                  tma_prefetch_l2_4d(&tm_v, 64 * sl, nx.j0 * C::BN, nx.h, nx.b);
+                }
+              }
+            }
+          } else if constexpr (NEXT_PREFETCH != 0 && !C::SPLIT && C::KS == 1 && C::MINB == 1) {
+            // The same for the item the CTA that replaces this one will most likely take.
+            const unsigned nw = wk + p.next_stride;
+            if (i == min(ST, n_tiles) - 1 && p.next_stride != 0u && nw < p.bh_count * p.num_m_tiles) {
               int nbh, nmt;
               item_of(nw, nbh, nmt);
               const int nb = nbh / p.H, nh = nbh % p.H;
@@ -1552,7 +1655,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
     }
   } else {
     // ---- Consumer warpgroups: 64 query rows each. --------------------------------------------
-    setmaxnreg_inc<C::CONSUMER_REGS>();
+    setmaxnreg_inc<PERS ? C::CONSUMER_REGS_PERS : C::CONSUMER_REGS>();
     pdl_wait();  // this thread writes o / lse: order it after the previous grid
 #if ATTN_STAMPS
     // Consumer warpgroup 0's first thread stamps points c..h of this CTA's row. c..e are held in
@@ -1574,7 +1677,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
     uint32_t ring = 0;  // K/V tiles of this CTA's earlier items (persistent)
 #pragma unroll 1
     for (unsigned k = 0; k < n_mine; ++k) {
-    const Item it = PERS && k > 0 ? decode(work + k * gridDim.x) : item0;
+    const Item it = PERS && k > 0 ? unit(k) : item0;
     const int bh = it.bh, b = it.b, h = it.h, m0 = it.m0, n_total = it.n_total;
     const int j0 = it.j0, j1 = it.j1, n_tiles = it.n_tiles;
     // Ring stage and phase of this item's i-th key tile.
@@ -1801,33 +1904,55 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       if (writer) return;
 #pragma unroll
       for (int q = SLOT0; q < SLOT0 + C::KS - 1; ++q) {
-        const float4 ml = kp_ml[(q - SLOT0) * 128 + tl];
-        const float mo[2] = {ml.x, ml.y}, lo[2] = {ml.z, ml.w};
-        float wa[2], wb[2];
-#pragma unroll
-        for (int hh = 0; hh < 2; ++hh) {
-          // A warpgroup that saw no visible key of a row has m = -inf, l = 0, O = 0: weight 0.
-          // Rank 0 always has key 0 (tile 0), visible to every row, so M is finite once rank 0's
-          // partial is in (with both sides at -inf, both weights are 0 and nothing is NaN).
-          const float M = fmaxf(m[hh], mo[hh]);
-          wa[hh] = m[hh] == -INFINITY ? 0.f : fast_exp2f(m[hh] - M);
-          wb[hh] = mo[hh] == -INFINITY ? 0.f : fast_exp2f(mo[hh] - M);
-          m[hh] = M;
-          lt[hh] = lt[hh] * wa[hh] + lo[hh] * wb[hh];
-        }
-#pragma unroll
-        for (int i = 0; i < C::D / 8; ++i) {
-          const float4 v = kp_o[((q - SLOT0) * (C::D / 8) + i) * 128 + tl];
-          o[4 * i + 0] = o[4 * i + 0] * wa[0] + v.x * wb[0];
-          o[4 * i + 1] = o[4 * i + 1] * wa[0] + v.y * wb[0];
-          o[4 * i + 2] = o[4 * i + 2] * wa[1] + v.z * wb[1];
-          o[4 * i + 3] = o[4 * i + 3] * wa[1] + v.w * wb[1];
-        }
+        // Rank 0 always has key 0 (tile 0), visible to every row, so M is finite once rank 0's
+        // partial is in (with both sides at -inf, both weights are 0 and nothing is NaN).
+        fold_partial<C, false>(o, m, lt, kp_ml[(q - SLOT0) * 128 + tl],
+                               [&](int i) { return kp_o[((q - SLOT0) * (C::D / 8) + i) * 128 + tl]; });
       }
     }
     ATTN_STAMP(st_row, 5);  // (f)
 
     if constexpr (!C::SPLIT) {
+      // ---- SK_TAIL: of the two pieces of a cut item, the first to finish (by ticket) leaves its
+      // partial (O, m, l) in the workspace and stores nothing; the second folds it into its own
+      // and runs the epilogue below. Only a warpgroup that took the second ticket waits, and
+      // then on a piece that has already taken the first: it is running, and waits for nothing.
+      // The fold is symmetric in the two pieces (products rounded, then one add: no FMA), so
+      // the bits do not depend on which finished first. ----
+      bool store_o = true;
+      if (PERS && it.cut >= 0 && n_wg > 0) {
+        const int tl = tid % 128;
+        const unsigned cut = unsigned(it.cut) * C::CWG + unsigned(rg);
+        float4* const part = p.sk_part + size_t(cut) * (C::D / 8 + 1) * 128;
+        unsigned* const flag = p.sk_flag + 2 * cut;  // [0]: tickets taken, [1]: partial ready
+        volatile unsigned* const ticket = reinterpret_cast<volatile unsigned*>(smem + C::SK_OFF) + rg;
+        if (leader) *ticket = atomicAdd(flag, 1u);
+        warpgroup_bar(1 + rg);
+        if (*ticket == 0u) {
+#pragma unroll
+          for (int i = 0; i < C::D / 8; ++i)
+            __stcg(part + i * 128 + tl, make_float4(o[4 * i], o[4 * i + 1], o[4 * i + 2], o[4 * i + 3]));
+          __stcg(part + (C::D / 8) * 128 + tl, make_float4(m[0], m[1], lt[0], lt[1]));
+          __threadfence();
+          warpgroup_bar(1 + rg);  // every thread's partial is out before the flag goes up
+          if (leader) st_release_gpu(flag + 1, 1u);
+          store_o = false;
+        } else {
+          if (leader) {
+#if ATTN_SPIN_TRAP
+            uint32_t polls = 0;
+#endif
+            while (ld_acquire_gpu(flag + 1) == 0u) {
+#if ATTN_SPIN_TRAP
+              if (++polls == (1u << 28)) __trap();
+#endif
+            }
+          }
+          warpgroup_bar(1 + rg);  // the leader's acquire orders every thread's reads below
+          fold_partial<C, true>(o, m, lt, __ldcg(part + (C::D / 8) * 128 + tl),
+                                [&](int i) { return __ldcg(part + i * 128 + tl); });
+        }
+      }
       // ---- Epilogue: O /= l, LSE, O -> this warpgroup's Q rows (swizzled) -> TMA store. ----
 #pragma unroll
       for (int hh = 0; hh < 2; ++hh) {
@@ -1838,7 +1963,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
           o[4 * i + 2 * hh + 1] *= inv_l;
         }
         const int row = row0 + 8 * hh;
-        if (p.lse != nullptr && t == 0 && row < p.S_q)
+        if (p.lse != nullptr && t == 0 && row < p.S_q && store_o)
           p.lse[int64_t(bh) * p.S_q + row] = (m[hh] + log2f(lt[hh])) * kLn2;
       }
       // The last wgmma that read this warpgroup's Q rows has retired and no other warpgroup
@@ -1852,7 +1977,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       const int o_slab = PERS ? 8192 : C::Q_SLAB;
       const int o_row0 = PERS ? 0 : 64 * rg;
       if (PERS && n_wg > 0) mbar_wait(q_empty, k & 1u);
-      if (!PERS || n_wg > 0) {
+      if ((!PERS || n_wg > 0) && store_o) {
 #pragma unroll
         for (int hh = 0; hh < 2; ++hh) {
           const int r = o_row0 + 16 * warp_in_wg + g + 8 * hh;  // row in this warpgroup's block
@@ -1865,7 +1990,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       }
       fence_proxy_async();      // generic-proxy writes -> visible to the TMA store
       warpgroup_bar(1 + rg);
-      if (leader && m0 + 64 * rg < p.S_q) {
+      if (leader && m0 + 64 * rg < p.S_q && store_o) {
 #pragma unroll
         for (int sl = 0; sl < C::SLABS; ++sl)
           tma_store_4d(&tm_o, sb + o_base + sl * o_slab + o_row0 * 128, 64 * sl, m0 + 64 * rg, h, b);
@@ -2025,6 +2150,23 @@ cudaError_t launch(const AttnParams& p, cudaStream_t stream, EncodeFn enc, int c
   kp.scale_log2 = p.softmax_scale * attn::kLog2e;
   kp.zero = 0u;
   kp.next_stride = NEXT_PREFETCH != 0 ? unsigned(num_sms() * C::MINB) : 0u;
+  // SK_TAIL: the last blocks + rem items split into `blocks` runs of key tiles (NOTES.md, ninth
+  // session). A run is at least one item long, since (blocks + rem) * nt >= blocks * nt; the
+  // kernel's run arithmetic is 32-bit.
+  kp.sk_full = 0u;
+  kp.sk_tiles = 0u;
+  kp.sk_part = nullptr;
+  kp.sk_flag = nullptr;
+  size_t sk_part_bytes = 0, sk_bytes = 0;
+  if constexpr (C::PERSISTENT && !CAUSAL && SK_TAIL != 0) {
+    const int64_t nt = attn::ceil_div(p.S_k, C::BN), rem = items % blocks;
+    if (items > blocks && rem != 0 && nt >= SK_TAIL_MIN_TILES && (blocks + rem) * nt * blocks < (int64_t(1) << 32)) {
+      kp.sk_full = unsigned(items / blocks - 1);
+      kp.sk_tiles = unsigned((blocks + rem) * nt);
+      sk_part_bytes = size_t(blocks - 1) * C::CWG * (C::D / 8 + 1) * 128 * sizeof(float4);
+      sk_bytes = sk_part_bytes + size_t(blocks - 1) * C::CWG * 2 * sizeof(unsigned);
+    }
+  }
 
   cudaLaunchConfig_t cfg = {};
   cfg.gridDim = dim3(unsigned(blocks));
@@ -2049,7 +2191,20 @@ cudaError_t launch(const AttnParams& p, cudaStream_t stream, EncodeFn enc, int c
   }
   cfg.attrs = attr;
   cfg.numAttrs = unsigned(na);
-  return cudaLaunchKernelEx(&cfg, kernel, kp, tq, tk, tv, to);
+  if (sk_bytes == 0) return cudaLaunchKernelEx(&cfg, kernel, kp, tq, tk, tv, to);
+  // The workspace is this call's own, in stream order (alloc, zeroed tickets, kernel, free; under
+  // graph capture, nodes of the graph): calls on other streams never share it.
+  void* ws = nullptr;
+  cudaError_t r = cudaMallocAsync(&ws, sk_bytes, stream);
+  if (r != cudaSuccess) return r;
+  r = cudaMemsetAsync(static_cast<char*>(ws) + sk_part_bytes, 0, sk_bytes - sk_part_bytes, stream);
+  if (r == cudaSuccess) {
+    kp.sk_part = static_cast<float4*>(ws);
+    kp.sk_flag = reinterpret_cast<unsigned*>(static_cast<char*>(ws) + sk_part_bytes);
+    r = cudaLaunchKernelEx(&cfg, kernel, kp, tq, tk, tv, to);
+  }
+  const cudaError_t f = cudaFreeAsync(ws, stream);
+  return r != cudaSuccess ? r : f;
 }
 
 #if SPLIT_KV

@@ -100,6 +100,10 @@ LIBS = {
     "e_stamps_pf2": (E, ["-DATTN_STAMPS=1", "-DPERSIST=0"]),
     # The d=64 non-causal main kernel persistent too (PERSIST_D64: e_ps64, e_ps64_trap,
     # e_ps64_main_trap; +1.9%, but the gate's racecheck reported WAW hazards) is in git at 90bd6ad.
+    # ninth session: stream-K over the persistent kernel's last two rounds (SK_TAIL, default 1);
+    # e_sk1_trap cuts items on every many-item d=128 non-causal grid of the sweep, however short.
+    "e_sk0": (E, ["-DSK_TAIL=0"]),
+    "e_sk1_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSK_TAIL_MIN_TILES=1"]),
 }
 
 

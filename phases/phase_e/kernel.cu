@@ -83,6 +83,7 @@
 // TMA's rule); anything else is refused with cudaErrorInvalidValue before any launch.
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <type_traits>
 #include <cuda.h>          // CUtensorMap and its enums (types only: no -lcuda)
 #include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled_v12000
@@ -2116,6 +2117,41 @@ int num_sms() {
   return n;
 }
 
+// SK_TAIL's workspaces come from a pool of this library's own (one per device) that keeps its
+// memory between calls. The device's default pool gives memory back at every synchronisation,
+// and the next call's allocation then maps it again on the host: in the ninth session's dev A/B,
+// which synchronises after every call, that cost (4,16,4096,128) 10% of its event time.
+cudaError_t sk_pool(cudaMemPool_t* out) {
+  static std::mutex mu;
+  static cudaMemPool_t pools[64] = {};
+  int dev = 0;
+  cudaError_t e = cudaGetDevice(&dev);
+  if (e != cudaSuccess) return e;
+  if (dev < 0 || dev >= 64) return cudaErrorInvalidDevice;
+  const std::lock_guard<std::mutex> lock(mu);
+  if (pools[dev] == nullptr) {
+    cudaMemPoolProps props = {};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = dev;
+    // Creating a pool is no stream work: let it happen while the caller's stream is captured.
+    cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+    cudaThreadExchangeStreamCaptureMode(&mode);
+    cudaMemPool_t pool = nullptr;
+    e = cudaMemPoolCreate(&pool, &props);
+    if (e == cudaSuccess) {
+      uint64_t keep = UINT64_MAX;
+      e = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+      if (e != cudaSuccess) cudaMemPoolDestroy(pool);
+    }
+    cudaThreadExchangeStreamCaptureMode(&mode);
+    if (e != cudaSuccess) return e;
+    pools[dev] = pool;
+  }
+  *out = pools[dev];
+  return cudaSuccess;
+}
+
 template <class C, bool CAUSAL>
 cudaError_t launch(const AttnParams& p, cudaStream_t stream, EncodeFn enc, int cluster) {
   const CUtensorMapDataType dt = C::BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
@@ -2194,8 +2230,11 @@ cudaError_t launch(const AttnParams& p, cudaStream_t stream, EncodeFn enc, int c
   if (sk_bytes == 0) return cudaLaunchKernelEx(&cfg, kernel, kp, tq, tk, tv, to);
   // The workspace is this call's own, in stream order (alloc, zeroed tickets, kernel, free; under
   // graph capture, nodes of the graph): calls on other streams never share it.
+  cudaMemPool_t pool = nullptr;
+  cudaError_t r = sk_pool(&pool);
+  if (r != cudaSuccess) return r;
   void* ws = nullptr;
-  cudaError_t r = cudaMallocAsync(&ws, sk_bytes, stream);
+  r = cudaMallocFromPoolAsync(&ws, sk_bytes, pool, stream);
   if (r != cudaSuccess) return r;
   r = cudaMemsetAsync(static_cast<char*>(ws) + sk_part_bytes, 0, sk_bytes - sk_part_bytes, stream);
   if (r == cudaSuccess) {

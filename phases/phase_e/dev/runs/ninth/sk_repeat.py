@@ -1,7 +1,8 @@
 """Ninth session, SK_TAIL: do cut items fold to the same bits whichever piece finishes first?
 Calls a library many times on one input set per shape and counts calls whose output or LSE
 differs from the first call's in any bit; also checks the output against SDPA (max abs error,
-SDPA's own error as the yardstick) and against the SK_TAIL=0 build."""
+SDPA's own error as the yardstick) and against the build without the change (argument: d128,
+the default, for SK_TAIL; d64 for the persistent d=64 kernel)."""
 import sys
 from pathlib import Path
 
@@ -10,12 +11,18 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import check  # noqa: E402  (dev/check.py: Lib, make, reference)
 
-SHAPES = [(4, 16, 4096, 4096, 128), (3, 47, 256, 2100, 128), (1, 70, 130, 2000, 128), (2, 67, 300, 3001, 128)]
+SHAPES = {  # shape set -> (shapes, the build to compare with)
+    "d128": ([(4, 16, 4096, 4096, 128), (3, 47, 256, 2100, 128), (1, 70, 130, 2000, 128), (2, 67, 300, 3001, 128)],
+             "e_sk0"),
+    # (later in the session: the persistent d=64 kernel, against the build without it)
+    "d64": ([(8, 16, 2048, 2048, 64), (3, 47, 300, 2100, 64), (1, 70, 200, 2000, 64), (2, 70, 200, 600, 64)], "e_pd0"),
+}
 
 
-def main(calls=30):
-    lib, base = check.Lib("e"), check.Lib("e_sk0")
-    for shape in SHAPES:
+def main(which="d128", calls=30):
+    shapes, base_name = SHAPES[which]
+    lib, base = check.Lib("e"), check.Lib(base_name)
+    for shape in shapes:
         for dtype in (torch.float16, torch.bfloat16):
             B, H, Sq, Sk, D = shape
             q, k, v, o, _ = check.make(shape, dtype, "contiguous", gen=torch.Generator("cuda").manual_seed(1))
@@ -36,8 +43,8 @@ def main(calls=30):
             err_sd = (sd - ref).abs().max().item()
             err_b = (ob.float() - ref).abs().max().item()
             print(f"{shape} {str(dtype)[6:]}: repeats differing {diff}/{calls}; max err {err:.3e} "
-                  f"(sk0 {err_b:.3e}, sdpa {err_sd:.3e}); nan {int(o0.isnan().sum())}", flush=True)
+                  f"({base_name} {err_b:.3e}, sdpa {err_sd:.3e}); nan {int(o0.isnan().sum())}", flush=True)
 
 
 if __name__ == "__main__":
-    main()
+    main(*sys.argv[1:2])

@@ -180,13 +180,6 @@
 #ifndef PERSIST_MAX_KEYS
 #define PERSIST_MAX_KEYS 4096
 #endif
-// 1: the d=64 non-causal main kernel persistent too, with O staged in a buffer of its own (its
-// 192 rows do not fit a 128-key K stage). The eighth session's form, O in two K stages, measured
-// +1.9% at (8,16,2048,64) but racecheck found warpgroups 0 and 2 writing the same addresses
-// across items (NOTES.md, ninth session).
-#ifndef PERSIST_D64
-#define PERSIST_D64 1
-#endif
 // 1: when the persistent kernel's items do not divide evenly over its CTAs, the last two rounds
 // are split stream-K style: every CTA takes one contiguous run of their key tiles (longer than an
 // item, so an item has at most two pieces), and the piece that finishes second folds the other's
@@ -266,11 +259,10 @@ struct Config {
   // Split-KV: the CTAs of one cluster share a query tile and each takes a slice of its keys;
   // partial (O, m, l) are combined through distributed shared memory.
   static constexpr bool SPLIT = SPLIT_;
-  // PERSIST (non-causal only, decided in the kernel): the main kernel's tile. O is staged in the
-  // last key tile's K stage where its rows fit one (d=128), else (O_OWN: d=64's 192 rows against
-  // 128-key stages) in a buffer of its own, which d=64's smaller tiles leave room for.
-  static constexpr bool PERSISTENT = PERS_ && !SPLIT_ && KS_ == 1 && MINB_ == 1 && PP_ == 0 && OVERLAP && OVL_;
-  static constexpr bool O_OWN = 64 * (CWG_ / KS_) > BN_;
+  // PERSIST (non-causal only, decided in the kernel): the main kernel's tile, with O's rows
+  // fitting one K stage.
+  static constexpr bool PERSISTENT = PERS_ && !SPLIT_ && KS_ == 1 && MINB_ == 1 && PP_ == 0 &&
+                                     OVERLAP && OVL_ && 64 * (CWG_ / KS_) <= BN_;
 
   // Register split (setmaxnreg): the producer warpgroup keeps 24 per thread, the consumers
   // share the rest of the 64K-register file, rounded down to a multiple of 8, at most 240.
@@ -282,21 +274,17 @@ struct Config {
   static constexpr int PRODUCER_REGS = 24;
   static constexpr int CONSUMER_REGS_RAW = ((THREADS * LAUNCH_REGS / 128 - PRODUCER_REGS) / CWG) / 8 * 8;
   static constexpr int CONSUMER_REGS = CONSUMER_REGS_RAW > 240 ? 240 : CONSUMER_REGS_RAW;
+  // The persistent (non-causal) kernel's producer also walks its work list, SK_TAIL's runs
+  // included: in 24 registers ptxas spilled the run bounds.
+  static constexpr int PRODUCER_REGS_PERS = 40;
+  static constexpr int CONSUMER_REGS_PERS_RAW = ((THREADS * LAUNCH_REGS / 128 - PRODUCER_REGS_PERS) / CWG) / 8 * 8;
+  static constexpr int CONSUMER_REGS_PERS = CONSUMER_REGS_PERS_RAW > 240 ? 240 : CONSUMER_REGS_PERS_RAW;
   // What a consumer thread keeps live at its peak: the S (BN/2 fp32) and O (D/2 fp32) fragments,
   // with OVERLAP also the P of the previous tile (BN/4 packed pairs) that its P·V is still
   // reading, plus 32 for softmax state, addresses and loop bookkeeping. Calibrated with ptxas -v
   // over every BLOCK_N x CONSUMER_WG x OVERLAP combination (NOTES.md): this admits exactly the
   // spill-free ones.
   static constexpr int REGS_NEEDED = BN / 2 + D / 2 + (OVL ? BN / 4 : 0) + 32;
-  // The persistent (non-causal) kernel's producer also walks its work list, SK_TAIL's runs
-  // included: in 24 registers ptxas spilled the run bounds (d=128). 40 where the consumers keep
-  // what they need, else 32 (d=64: 3 consumer warpgroups at 160).
-  static constexpr int consumer_regs_with(int producer) {
-    return ((THREADS * LAUNCH_REGS / 128 - producer) / CWG) / 8 * 8 > 240
-               ? 240 : ((THREADS * LAUNCH_REGS / 128 - producer) / CWG) / 8 * 8;
-  }
-  static constexpr int PRODUCER_REGS_PERS = consumer_regs_with(40) >= REGS_NEEDED ? 40 : 32;
-  static constexpr int CONSUMER_REGS_PERS = consumer_regs_with(PRODUCER_REGS_PERS);
 
   static constexpr int SLABS = D / 64;        // 64-column (128-byte) slabs per tile row
   static constexpr int Q_SLAB = BM * 128;     // bytes of one slab of the Q tile
@@ -322,10 +310,7 @@ struct Config {
   // PERSISTENT only: one word per consumer warpgroup, its leader's SK_TAIL ticket for the others.
   static constexpr int SK_OFF = ((KP_OFF + KP_BYTES + 15) / 16) * 16;
   static constexpr int SK_BYTES = PERSISTENT ? 16 : 0;
-  // PERSISTENT && O_OWN: O's staging buffer (the Q tile's layout), 1024-aligned for the swizzle.
-  static constexpr int O_OFF = ((SK_OFF + SK_BYTES + 1023) / 1024) * 1024;
-  static constexpr int O_BYTES = PERSISTENT && O_OWN ? Q_BYTES : 0;
-  static constexpr int SMEM_BYTES = (O_BYTES ? O_OFF + O_BYTES : SK_OFF + SK_BYTES) + 1024;  // + alignment slack
+  static constexpr int SMEM_BYTES = SK_OFF + SK_BYTES + 1024;  // + alignment slack
 
   static_assert(D == 64 || D == 128, "head dim must be 64 or 128");
   static_assert(CWG >= 1 && CWG / KS <= 3 && CWG <= 4,
@@ -348,9 +333,7 @@ struct Config {
 template <typename T, int D> struct ConfigFor;
 template <typename T> struct ConfigFor<T, 64> {
   using type = Config<T, 64, CONSUMER_WG_D64, BLOCK_N_D64, STAGES_D64, PINGPONG_D64, false, MINB_D64, 1,
-                      OVERLAP_D64 != 0, PERSIST != 0 && PERSIST_D64 != 0>;
-  using one_per_item = Config<T, 64, CONSUMER_WG_D64, BLOCK_N_D64, STAGES_D64, PINGPONG_D64, false, MINB_D64, 1,
-                              OVERLAP_D64 != 0, false>;
+                      OVERLAP_D64 != 0>;
 };
 template <typename T> struct ConfigFor<T, 128> {
   using type = Config<T, 128, CONSUMER_WG_D128, BLOCK_N_D128, STAGES_D128, PINGPONG_D128>;
@@ -1989,16 +1972,12 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       // already holds the next item's rows (or is about to), so O goes to the last key tile's K
       // stage instead, warpgroup rg's 64 rows at byte rg * 64 * D * 2, one 8 KB block per
       // 64-column slab; every warpgroup's last Q·Kᵀ (the only reader of that stage) must have
-      // retired first (q_empty), and the stage is released once the store has read it. O_OWN:
-      // to O's own buffer, laid out as the Q tile, once this warpgroup's previous store has read
-      // its rows (the leader drains its store before it meets the others at this barrier).
+      // retired first (q_empty), and the stage is released once the store has read it.
       const int s_last = PERS ? stg(n_tiles - 1) : 0;
-      constexpr bool IN_K = PERS && !C::O_OWN;
-      const int o_base = IN_K ? C::K_OFF + s_last * C::KV_BYTES + rg * C::SLABS * 8192 : PERS ? C::O_OFF : C::Q_OFF;
-      const int o_slab = IN_K ? 8192 : C::Q_SLAB;
-      const int o_row0 = IN_K ? 0 : 64 * rg;
+      const int o_base = PERS ? C::K_OFF + s_last * C::KV_BYTES + rg * C::SLABS * 8192 : C::Q_OFF;
+      const int o_slab = PERS ? 8192 : C::Q_SLAB;
+      const int o_row0 = PERS ? 0 : 64 * rg;
       if (PERS && n_wg > 0) mbar_wait(q_empty, k & 1u);
-      if (PERS && C::O_OWN) warpgroup_bar(1 + rg);
       if ((!PERS || n_wg > 0) && store_o) {
 #pragma unroll
         for (int hh = 0; hh < 2; ++hh) {
@@ -2316,7 +2295,7 @@ cudaError_t dispatch_causal(const AttnParams& p, cudaStream_t stream, EncodeFn e
   }
 #endif
   using C = typename ConfigFor<T, D>::type;
-  if constexpr (C::PERSISTENT) {
+  if constexpr (D == 128 && C::PERSISTENT) {
     if (!p.causal && p.S_k > PERSIST_MAX_KEYS)
       return launch<typename ConfigFor<T, D>::one_per_item, false>(p, stream, enc, 1);
   }

@@ -104,10 +104,8 @@ LIBS = {
     # e_sk1_trap cuts items on every many-item d=128 non-causal grid of the sweep, however short.
     "e_sk0": (E, ["-DSK_TAIL=0"]),
     "e_sk1_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSK_TAIL_MIN_TILES=1"]),
-    # The d=64 main kernel persistent, O in a buffer of its own (PERSIST_D64, default 1); the
-    # main-kernel trap build sends every d=64 shape there (persistent wherever items > SMs).
-    "e_pd0": (E, ["-DPERSIST_D64=0"]),
-    "e_pd_main_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_KV=0", "-DSK_TAIL_MIN_TILES=1"]),
+    # The d=64 main kernel persistent with O in a buffer of its own (PERSIST_D64: e_pd0,
+    # e_pd_main_trap; level with the build without it in calls 5-6) is in git at 91d2e19.
 }
 
 

@@ -14,7 +14,7 @@ import check  # noqa: E402  (dev/check.py: Lib, make, reference)
 SHAPES = {  # shape set -> (shapes, the build to compare with)
     "d128": ([(4, 16, 4096, 4096, 128), (3, 47, 256, 2100, 128), (1, 70, 130, 2000, 128), (2, 67, 300, 3001, 128)],
              "e_sk0"),
-    # (later in the session: the persistent d=64 kernel, against the build without it)
+    # (the persistent d=64 kernel of 91d2e19, against the build without it: needs that kernel)
     "d64": ([(8, 16, 2048, 2048, 64), (3, 47, 300, 2100, 64), (1, 70, 200, 2000, 64), (2, 70, 200, 600, 64)], "e_pd0"),
 }
 

@@ -83,6 +83,7 @@
 // TMA's rule); anything else is refused with cudaErrorInvalidValue before any launch.
 #include <cstdint>
 #include <cstring>
+#include <algorithm>
 #include <mutex>
 #include <type_traits>
 #include <cuda.h>          // CUtensorMap and its enums (types only: no -lcuda)
@@ -161,6 +162,13 @@
 #endif
 #ifndef CAUSAL_BY_HEAD // 1: causal work items head by head, each head's query tiles heaviest first
 #define CAUSAL_BY_HEAD 1  // 0: heads fastest (every head's heaviest tile first: K/V of ~all heads live)
+#endif
+// With CAUSAL_BY_HEAD, the items of the last heads run heads fastest instead, about CAUSAL_TAIL
+// x (CTAs resident at once) of them: head by head, the last head's heaviest tile starts late
+// and runs on while the rest of the GPU idles; heads fastest, the last heavy tiles start a wave
+// earlier. 0: head by head to the end. NOTES.md, ninth session.
+#ifndef CAUSAL_TAIL
+#define CAUSAL_TAIL 2
 #endif
 // The producer of a main-kernel CTA asks L2 for the tiles of the item the CTA that replaces it
 // will most likely take (this item + the CTAs resident at once), once its own ring is full:
@@ -1414,6 +1422,7 @@ struct KParams {
   unsigned sk_full, sk_tiles;
   float4* sk_part;
   unsigned* sk_flag;
+  unsigned tail_heads;  // CAUSAL_TAIL: the last heads whose items run heads fastest (0: none)
 };
 
 // SK_TAIL hand-over between the two pieces of a cut item (different CTAs): the first writes its
@@ -1469,9 +1478,13 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
   // CTAs start first; head by head (CAUSAL_BY_HEAD) so that the CTAs running at once share a few
   // heads' K/V in L2, or heads fastest. Non-causal: query tiles fastest (a head's K/V stay in L2).
   auto item_of = [&](unsigned w, int& bh_, int& m_tile_) {
-    if (CAUSAL && CAUSAL_BY_HEAD) {
+    const unsigned by_head = (p.bh_count - p.tail_heads) * p.num_m_tiles;  // items before the tail
+    if (CAUSAL && CAUSAL_BY_HEAD && w < by_head) {
       bh_ = int(w / p.num_m_tiles);
       m_tile_ = int(p.num_m_tiles - 1 - w % p.num_m_tiles);
+    } else if (CAUSAL && CAUSAL_BY_HEAD) {  // the last tail_heads heads, heads fastest
+      bh_ = int(p.bh_count - p.tail_heads + (w - by_head) % p.tail_heads);
+      m_tile_ = int(p.num_m_tiles - 1 - (w - by_head) / p.tail_heads);
     } else if (CAUSAL) {
       bh_ = int(w % p.bh_count);
       m_tile_ = int(p.num_m_tiles - 1 - w / p.bh_count);
@@ -2186,6 +2199,8 @@ cudaError_t launch(const AttnParams& p, cudaStream_t stream, EncodeFn enc, int c
   kp.scale_log2 = p.softmax_scale * attn::kLog2e;
   kp.zero = 0u;
   kp.next_stride = NEXT_PREFETCH != 0 ? unsigned(num_sms() * C::MINB) : 0u;
+  const int64_t tail_items = int64_t(CAUSAL_TAIL) * num_sms() * C::MINB;
+  kp.tail_heads = unsigned(CAUSAL ? std::min<int64_t>(int64_t(p.B) * p.H, (tail_items + m_tiles - 1) / m_tiles) : 0);
   // SK_TAIL: the last blocks + rem items split into `blocks` runs of key tiles (NOTES.md, ninth
   // session). A run is at least one item long, since (blocks + rem) * nt >= blocks * nt; the
   // kernel's run arithmetic is 32-bit.

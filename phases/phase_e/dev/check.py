@@ -106,6 +106,9 @@ LIBS = {
     "e_sk1_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSK_TAIL_MIN_TILES=1"]),
     # The d=64 main kernel persistent with O in a buffer of its own (PERSIST_D64: e_pd0,
     # e_pd_main_trap; level with the build without it in calls 5-6) is in git at 91d2e19.
+    # The causal tail heads fastest (CAUSAL_TAIL, default 2; 0: head by head to the end).
+    "e_ct0": (E, ["-DCAUSAL_TAIL=0"]),
+    "e_ct4": (E, ["-DCAUSAL_TAIL=4"]),
 }
 
 

@@ -7,9 +7,12 @@
 // shared memory by the last of them, SHORT_FOLD_LAST; on by default), PERSIST (the d=128
 // non-causal main kernel on rows of up to PERSIST_MAX_KEYS keys runs one CTA per SM over work
 // items, loading the next item's Q while the current one finishes and staging O in its last K
-// stage; on by default), NEXT_PREFETCH (a main-kernel CTA asks L2 for the tiles of the item
-// that will most likely follow it; on by default) and ATTN_PDL (programmatic dependent launch).
-// NOTES.md says what each measured.
+// stage; on by default), SK_TAIL (that kernel's last two rounds split stream-K style into one
+// run of key tiles per CTA, an item cut between two CTAs folded through a per-call workspace;
+// on by default), NEXT_PREFETCH (a main-kernel CTA asks L2 for the tiles of the item that will
+// most likely follow it; on by default), CAUSAL_TAIL (the last heads' causal items heads
+// fastest; on by default) and ATTN_PDL (programmatic dependent launch). NOTES.md says what
+// each measured.
 //
 // phase_d: attention forward on Hopper's own machinery (sm_90a): TMA, mbarrier rings, wgmma,
 // warp specialisation and setmaxnreg.
@@ -52,7 +55,8 @@
 // Work decomposition: one work item is BLOCK_M = 64 * CWG query rows of one (batch, head), one
 // CTA per item (or, PERSIST, items blockIdx.x, + gridDim.x, ... per CTA). Flat 1-D grid;
 // non-causal items run query tile fastest (a head's K/V stay in L2 while its query tiles run),
-// causal ones head by head, each head's heaviest query tiles first (CAUSAL_BY_HEAD).
+// causal ones head by head, each head's heaviest query tiles first (CAUSAL_BY_HEAD), except the
+// last heads' (CAUSAL_TAIL), which run heads fastest.
 //
 // Compile-time tunables (-DNAME=value; NAME_D64 / NAME_D128 per head dim, NAME sets both):
 //   CONSUMER_WG_D64/_D128   consumer warpgroups = BLOCK_M / 64   (defaults 3 / 2: BLOCK_M 192 / 128)

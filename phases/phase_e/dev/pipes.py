@@ -16,6 +16,10 @@ METRICS = [
     "dram__bytes_write.sum",
     "lts__t_sector_hit_rate.pct",
     "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active",
+    # The same over the kernel's elapsed cycles: the profile gate's figure (above) is per active
+    # SM cycle, so an SM that idles through a tail counts less there than here (ninth session).
+    "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed",
+    "sm__cycles_active.avg",
     "sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active",        # MUFU (ex2)
     "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active",
     "sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active",

@@ -109,6 +109,10 @@ LIBS = {
     # The causal tail heads fastest (CAUSAL_TAIL, default 2; 0: head by head to the end).
     "e_ct0": (E, ["-DCAUSAL_TAIL=0"]),
     "e_ct4": (E, ["-DCAUSAL_TAIL=4"]),
+    # d=64 main kernel with 128-row items (2 consumer warpgroups): the d=128 kernel's tile shape,
+    # so PERSIST and SK_TAIL apply to it as they stand (O fits one 128-key K stage).
+    "e_cw2": (E, ["-DCONSUMER_WG_D64=2"]),
+    "e_cw2_sk0": (E, ["-DCONSUMER_WG_D64=2", "-DSK_TAIL=0"]),
 }
 
 

@@ -6,7 +6,9 @@
 //   ms+event  start event, a 4-byte memset, attn_fwd, end event (cuDNN's calls start with one);
 //   cold      a graph of N x (flush, attn_fwd) less a graph of N flushes, per call (the gate's
 //             "cold graph");
-//   warm      a graph of N back-to-back calls, per call.
+//   warm      a graph of N back-to-back calls, per call;
+//   wide      as event, behind a hold of one spinning CTA per SM instead of one CTA (are idle
+//             SMs slow to start the call?).
 //   usage: attn_gap B H S D [causal]
 #include <algorithm>
 #include <cstdio>
@@ -18,6 +20,7 @@
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); exit(1); } } while (0)
 
 __global__ void hold(volatile int* flag) { while (*flag == 0) { } }
+// (The wide hold asks for 120 KB of shared memory so that no two of its CTAs share an SM.)
 
 int main(int argc, char** argv) {
   if (argc < 5) { printf("usage: %s B H S D [causal]\n", argv[0]); return 1; }
@@ -58,14 +61,16 @@ int main(int argc, char** argv) {
     return ge;
   };
   gf = capture(0); gc = capture(1); gw = capture(2);
-  std::vector<float> t[5];  // event, ms+event, graph flushes, graph cold, graph warm
+  int sms = 0; CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  CK(cudaFuncSetAttribute(hold, cudaFuncAttributeMaxDynamicSharedMemorySize, 120 * 1024));
+  std::vector<float> t[6];  // event, ms+event, graph flushes, graph cold, graph warm, wide
   for (int r = 0; r < 330; ++r) {
-    for (int mode = 0; mode < 5; ++mode) {
+    for (int mode = 0; mode < 6; ++mode) {
       CK(cudaMemsetAsync(flush, r & 0xff, fb, s));
       *(volatile int*)hflag = 0;
-      hold<<<1, 1, 0, s>>>(dflag);
+      hold<<<mode == 5 ? sms : 1, 1, mode == 5 ? 120 * 1024 : 0, s>>>(dflag);
       CK(cudaEventRecord(e0, s));
-      if (mode == 0) call();
+      if (mode == 0 || mode == 5) call();
       else if (mode == 1) { CK(cudaMemsetAsync(tiny, 0, 4, s)); call(); }
       else CK(cudaGraphLaunch(mode == 2 ? gf : mode == 3 ? gc : gw, s));
       CK(cudaEventRecord(e1, s));
@@ -75,10 +80,10 @@ int main(int argc, char** argv) {
       if (r >= 30) t[mode].push_back(ms * 1000.f);
     }
   }
-  float med[5];
-  for (int i = 0; i < 5; ++i) { std::sort(t[i].begin(), t[i].end()); med[i] = t[i][t[i].size() / 2]; }
+  float med[6];
+  for (int i = 0; i < 6; ++i) { std::sort(t[i].begin(), t[i].end()); med[i] = t[i][t[i].size() / 2]; }
   const float cold = (med[3] - med[2]) / N, warm = med[4] / N;
-  printf("(%d,%d,%d,%d)%s event %.2f  ms+event %.2f  cold %.2f  warm %.2f  gap %.2f  gap(ms+event) %.2f\n", B, H, S, D,
-         causal ? " causal" : "", med[0], med[1], cold, warm, med[0] - cold, med[1] - cold);
+  printf("(%d,%d,%d,%d)%s event %.2f  ms+event %.2f  cold %.2f  warm %.2f  gap %.2f  gap(ms+event) %.2f  wide %.2f  gap(wide) %.2f\n",
+         B, H, S, D, causal ? " causal" : "", med[0], med[1], cold, warm, med[0] - cold, med[1] - cold, med[5], med[5] - cold);
   return 0;
 }

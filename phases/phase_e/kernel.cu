@@ -283,14 +283,16 @@ struct Config {
   static constexpr int MINB = MINB_;
   static constexpr int LAUNCH_REGS_RAW = (65536 / (THREADS * MINB)) / 8 * 8;
   static constexpr int LAUNCH_REGS = LAUNCH_REGS_RAW > 255 ? 248 : LAUNCH_REGS_RAW;
+  static constexpr int consumer_regs(int producer) {
+    return ((THREADS * LAUNCH_REGS / 128 - producer) / CWG) / 8 * 8 > 240
+               ? 240 : ((THREADS * LAUNCH_REGS / 128 - producer) / CWG) / 8 * 8;
+  }
   static constexpr int PRODUCER_REGS = 24;
-  static constexpr int CONSUMER_REGS_RAW = ((THREADS * LAUNCH_REGS / 128 - PRODUCER_REGS) / CWG) / 8 * 8;
-  static constexpr int CONSUMER_REGS = CONSUMER_REGS_RAW > 240 ? 240 : CONSUMER_REGS_RAW;
+  static constexpr int CONSUMER_REGS = consumer_regs(PRODUCER_REGS);
   // The persistent (non-causal) kernel's producer also walks its work list, SK_TAIL's runs
   // included: in 24 registers ptxas spilled the run bounds.
   static constexpr int PRODUCER_REGS_PERS = 40;
-  static constexpr int CONSUMER_REGS_PERS_RAW = ((THREADS * LAUNCH_REGS / 128 - PRODUCER_REGS_PERS) / CWG) / 8 * 8;
-  static constexpr int CONSUMER_REGS_PERS = CONSUMER_REGS_PERS_RAW > 240 ? 240 : CONSUMER_REGS_PERS_RAW;
+  static constexpr int CONSUMER_REGS_PERS = consumer_regs(PRODUCER_REGS_PERS);
   // What a consumer thread keeps live at its peak: the S (BN/2 fp32) and O (D/2 fp32) fragments,
   // with OVERLAP also the P of the previous tile (BN/4 packed pairs) that its P·V is still
   // reading, plus 32 for softmax state, addresses and loop bookkeeping. Calibrated with ptxas -v
@@ -449,14 +451,20 @@ __device__ __forceinline__ void mbar_arrive_expect_tx(uint32_t bar, uint32_t byt
 __device__ __forceinline__ void mbar_arrive(uint32_t bar) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
 }
+// Counts the polls of one wait; with ATTN_SPIN_TRAP, about 2^28 of them trap (a hang becomes an
+// error the sweep can report). Without it, nothing.
+struct SpinGuard {
+  uint32_t polls = 0;
+  __device__ __forceinline__ void poll() {
+    if (ATTN_SPIN_TRAP && ++polls == (1u << 28)) __trap();
+  }
+};
 // Blocks until the phase with the given parity has completed. A freshly initialised barrier
 // is in phase 0, so waiting for parity 1 returns at once: that is how the producer's first
 // pass over the (initially empty) ring goes through without a consumer release.
 __device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity) {
   uint32_t done;
-#if ATTN_SPIN_TRAP
-  uint32_t polls = 0;
-#endif
+  SpinGuard guard;
   do {
     asm volatile(
         "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
@@ -464,9 +472,7 @@ __device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity) {
         : "=r"(done)
         : "r"(bar), "r"(parity)
         : "memory");
-#if ATTN_SPIN_TRAP
-    if (++polls == (1u << 28)) __trap();
-#endif
+    guard.poll();
   } while (!done);
 }
 
@@ -1595,19 +1601,17 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
           const int j = j0 + i;
           const int s = PERS ? int((ring + uint32_t(i)) % ST) : i % ST;
           const uint32_t ph = PERS ? ((ring + uint32_t(i)) / ST) & 1u : uint32_t(i / ST) & 1u;
-          // Box bytes count in full even where the box hangs past S_k (TMA zero-fills them).
-          mbar_wait(k_empty(s), ph ^ 1u);
-          mbar_arrive_expect_tx(k_full(s), C::KV_BYTES);
+          // One K or V tile into its ring stage, once the stage is free. Box bytes count in full
+          // even where the box hangs past S_k (TMA zero-fills them).
+          auto load_tile = [&](int ring_off, const CUtensorMap* tm, uint32_t empty, uint32_t full) {
+            mbar_wait(empty, ph ^ 1u);
+            mbar_arrive_expect_tx(full, C::KV_BYTES);
 #pragma unroll
-          for (int sl = 0; sl < C::SLABS; ++sl)
-            tma_load_4d(sb + C::K_OFF + s * C::KV_BYTES + sl * C::KV_SLAB, &tm_k, k_full(s), 64 * sl,
-                        j * C::BN, h, b);
-          mbar_wait(v_empty(s), ph ^ 1u);
-          mbar_arrive_expect_tx(v_full(s), C::KV_BYTES);
-#pragma unroll
-          for (int sl = 0; sl < C::SLABS; ++sl)
-            tma_load_4d(sb + C::V_OFF + s * C::KV_BYTES + sl * C::KV_SLAB, &tm_v, v_full(s), 64 * sl,
-                        j * C::BN, h, b);
+            for (int sl = 0; sl < C::SLABS; ++sl)
+              tma_load_4d(sb + ring_off + s * C::KV_BYTES + sl * C::KV_SLAB, tm, full, 64 * sl, j * C::BN, h, b);
+          };
+          load_tile(C::K_OFF, &tm_k, k_empty(s), k_full(s));
+          load_tile(C::V_OFF, &tm_v, v_empty(s), v_full(s));
           if constexpr (PERS) {
             // Once the ring is full (behind this CTA's own loads in the TMA unit's queue), this
             // CTA's next piece of work's Q (and first K/V tiles): from DRAM into L2 while this one
@@ -1957,14 +1961,8 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
           store_o = false;
         } else {
           if (leader) {
-#if ATTN_SPIN_TRAP
-            uint32_t polls = 0;
-#endif
-            while (ld_acquire_gpu(flag + 1) == 0u) {
-#if ATTN_SPIN_TRAP
-              if (++polls == (1u << 28)) __trap();
-#endif
-            }
+            SpinGuard guard;
+            while (ld_acquire_gpu(flag + 1) == 0u) guard.poll();
           }
           warpgroup_bar(1 + rg);  // the leader's acquire orders every thread's reads below
           fold_partial<C, true>(o, m, lt, __ldcg(part + (C::D / 8) * 128 + tl),

@@ -80,6 +80,15 @@ LIBS = {
     "e_causal_main": (E, ["-DSHORT_CAUSAL_MAX_KEYS=0"]),
     # The d=64 main kernel as the short-row one now runs: warpgroups in turn, 64-key tiles,
     # several CTAs per SM (128-row CTAs two per SM; 64-row CTAs four per SM).
+    # Tenth session: the short-row kernel with 128-row CTAs (two consumer warpgroups sharing each
+    # K/V tile: half the L2->SM traffic of 64-row CTAs), two CTAs per SM.
+    "e_s2": (E, ["-DSHORT_CWG=2", "-DSHORT_MINB=2"]),
+    "e_s2s3": (E, ["-DSHORT_CWG=2", "-DSHORT_MINB=2", "-DSHORT_STAGES=3"]),
+    "e_s2_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_CWG=2", "-DSHORT_MINB=2"]),
+    # Tenth session: a row's running max raised only past a margin of 2^8 (RESCALE_T), so that
+    # most tiles skip O's rescale.
+    "e_rt8": (E, ["-DRESCALE_T=8"]),
+    "e_rt8_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DRESCALE_T=8"]),
     "e_m2w2": (E, ["-DCONSUMER_WG_D64=2", "-DBLOCK_N_D64=64", "-DSTAGES_D64=3", "-DMINB_D64=2", "-DOVERLAP_D64=0"]),
     "e_m2w2_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DCONSUMER_WG_D64=2", "-DBLOCK_N_D64=64", "-DSTAGES_D64=3",
                         "-DMINB_D64=2", "-DOVERLAP_D64=0"]),

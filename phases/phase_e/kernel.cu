@@ -232,18 +232,6 @@
 #ifndef ATTN_STAMPS
 #define ATTN_STAMPS 0
 #endif
-// RESCALE_T (tenth session): a row's running max is raised only when a tile's exceeds it by more
-// than RESCALE_T (log2 units), so most tiles skip O's rescale; 0: the exact running max.
-#ifndef RESCALE_T
-#define RESCALE_T 0
-#endif
-// P_EARLY (tenth session): the softmax packs P into 16-bit pairs itself, before the wait for the
-// in-flight P·V, instead of after it. With RESCALE_T > 0, l sums the rounded P that P·V
-// multiplies (without P_EARLY, p is rounded in place), so that a dominant key's rounding
-// cancels in O / l.
-#ifndef P_EARLY
-#define P_EARLY 0
-#endif
 #ifndef SHORT_FOLD_LAST  // 1: the last key-split rank (whose tiles arrive last) folds and stores
 #define SHORT_FOLD_LAST 1  // sixth session: seed graph -2.7% against rank 0 folding (NOTES.md)
 #endif
@@ -1248,20 +1236,6 @@ __device__ __forceinline__ uint32_t pack2(float lo, float hi) {
   return u;
 }
 
-// One register of two fp16/bf16 -> two floats (exact).
-template <typename T>
-__device__ __forceinline__ float2 unpack2(uint32_t u) {
-  if constexpr (std::is_same_v<T, __half>) {
-    __half2 h;
-    memcpy(&h, &u, 4);
-    return __half22float2(h);
-  } else {
-    __nv_bfloat162 h;
-    memcpy(&h, &u, 4);
-    return __bfloat1622float2(h);
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Consumer pieces. Fragment layout of a wgmma m64nN accumulator (per warpgroup, 4 warps): warp w
 // holds rows 16w..16w+15; lane (g = lane/4, t = lane%4) holds, for each 8-column group i,
@@ -1319,8 +1293,7 @@ __device__ __forceinline__ void apply_mask(float (&s)[C::BN / 2], int row0, int 
 // stays per lane (all four lanes apply the same alphas) and is reduced once, in the epilogue.
 template <class C>
 __device__ __forceinline__ void softmax_tile(float (&s)[C::BN / 2], float (&m)[2], float (&l)[2],
-                                             float (&alpha)[2], float scale_log2,
-                                             uint32_t (&pt)[C::BN / 4]) {
+                                             float (&alpha)[2], float scale_log2) {
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
     float mx = -INFINITY;
@@ -1328,14 +1301,7 @@ __device__ __forceinline__ void softmax_tile(float (&s)[C::BN / 2], float (&m)[2
     for (int i = 0; i < C::BN / 8; ++i) mx = fmaxf(mx, fmaxf(s[4 * i + 2 * h], s[4 * i + 2 * h + 1]));
     mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
     mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
-#if RESCALE_T > 0
-    // A stale max stands while the tile's stays within RESCALE_T of it (p <= 2^RESCALE_T); a
-    // row's first visible key always replaces -inf.
-    const float m_tile = mx * scale_log2;  // scale > 0: max commutes with it
-    const float m_new = m_tile > m[h] + float(RESCALE_T) ? m_tile : m[h];
-#else
     const float m_new = fmaxf(m[h], mx * scale_log2);  // scale > 0: max commutes with it
-#endif
     // Every row sees key 0 in the first tile, so m_new is finite from then on; the guard keeps
     // (-inf) - (-inf) = NaN out should a row ever have no visible key yet.
     const float m_use = m_new == -INFINITY ? 0.f : m_new;
@@ -1346,28 +1312,10 @@ __device__ __forceinline__ void softmax_tile(float (&s)[C::BN / 2], float (&m)[2
     for (int i = 0; i < C::BN / 8; ++i) {
       const float p0 = fast_exp2f(fmaf(s[4 * i + 2 * h], scale_log2, -m_use));
       const float p1 = fast_exp2f(fmaf(s[4 * i + 2 * h + 1], scale_log2, -m_use));
-#if P_EARLY
-      pt[2 * i + h] = pack2<typename C::T>(p0, p1);  // the pair convert_p would make
-#if RESCALE_T > 0
-      const float2 r = unpack2<typename C::T>(pt[2 * i + h]);
-      sum0 += r.x;
-      sum1 += r.y;
-#else
-      sum0 += p0;
-      sum1 += p1;
-#endif
-#elif RESCALE_T > 0
-      const float2 r = unpack2<typename C::T>(pack2<typename C::T>(p0, p1));
-      s[4 * i + 2 * h] = r.x;
-      s[4 * i + 2 * h + 1] = r.y;
-      sum0 += r.x;
-      sum1 += r.y;
-#else
       s[4 * i + 2 * h] = p0;
       s[4 * i + 2 * h + 1] = p1;
       sum0 += p0;
       sum1 += p1;
-#endif
     }
     l[h] = l[h] * alpha[h] + (sum0 + sum1);
   }
@@ -1431,10 +1379,9 @@ __device__ __forceinline__ void wait_pv_and_rescale(float (&o)[C::D / 2], const 
 }
 
 template <class C>
-__device__ __forceinline__ void convert_p(const float (&s)[C::BN / 2], const uint32_t (&pt)[C::BN / 4],
-                                          uint32_t (&pf)[C::BN / 4]) {
+__device__ __forceinline__ void convert_p(const float (&s)[C::BN / 2], uint32_t (&pf)[C::BN / 4]) {
 #pragma unroll
-  for (int j = 0; j < C::BN / 4; ++j) pf[j] = P_EARLY ? pt[j] : pack2<typename C::T>(s[2 * j], s[2 * j + 1]);
+  for (int j = 0; j < C::BN / 4; ++j) pf[j] = pack2<typename C::T>(s[2 * j], s[2 * j + 1]);
 }
 
 // Folds another partial (O, m, l) of this thread's rows, ml = (m0, m1, l0, l1) and load_o(i) its
@@ -1804,7 +1751,6 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
     float o[C::D / 2];
     float s[C::BN / 2];
     uint32_t pf[C::BN / 4];
-    uint32_t pt[C::BN / 4];  // P_EARLY: this tile's P, packed by the softmax
     float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.f, 0.f}, alpha[2];
 #pragma unroll
     for (int i = 0; i < C::D / 2; ++i) o[i] = 0.f;
@@ -1834,9 +1780,9 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
             else mbar_arrive(k_empty(s0));
           }
           if (j0 + i0 >= n_full) apply_mask<C, CAUSAL>(s, row0, (j0 + i0) * C::BN, p.S_k, t);
-          softmax_tile<C>(s, m, l, alpha, scale_log2, pt);  // O = 0: alpha unused
+          softmax_tile<C>(s, m, l, alpha, scale_log2);  // O = 0: alpha unused
           ATTN_HOLD(st_d);  // (d)
-          convert_p<C>(s, pt, pf);
+          convert_p<C>(s, pf);
         }
 #pragma unroll 1
         for (int u = 1; u < n_wg; ++u) {
@@ -1861,11 +1807,11 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
             else mbar_arrive(k_empty(sk));
           }
           if (j >= n_full) apply_mask<C, CAUSAL>(s, row0, j * C::BN, p.S_k, t);
-          softmax_tile<C>(s, m, l, alpha, scale_log2, pt);
+          softmax_tile<C>(s, m, l, alpha, scale_log2);
           wait_pv_and_rescale<C>(o, alpha, p.zero);  // P(j-1)·V(j-1) done: O and P ours again
           pin(pf);
           if (leader) mbar_arrive(v_empty(sv));
-          convert_p<C>(s, pt, pf);
+          convert_p<C>(s, pf);
         }
         {
           const int i = tix(n_wg - 1), sv = stg(i);
@@ -1899,10 +1845,10 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
         pin(s);
         if (leader) mbar_arrive(k_empty(st));
         if (j >= n_full) apply_mask<C, CAUSAL>(s, row0, j * C::BN, p.S_k, t);
-        softmax_tile<C>(s, m, l, alpha, scale_log2, pt);
+        softmax_tile<C>(s, m, l, alpha, scale_log2);
         if (u == 0) ATTN_HOLD(st_d);  // (d)
         rescale_o<C>(o, alpha);
-        convert_p<C>(s, pt, pf);
+        convert_p<C>(s, pf);
         mbar_wait(v_full(st), ph);
         pin(o);
         pin(pf);

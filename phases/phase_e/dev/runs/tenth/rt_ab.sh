@@ -1,5 +1,5 @@
 #!/bin/bash
-# Tenth session, device call 6: RESCALE_T=8 (e_rt8) against e, with e_aa (a copy of e's library)
+# Tenth session, device calls 6-7: RESCALE_T=8 (e_rt8) against e (call 7: l sums the packed P), with e_aa (a copy of e's library)
 # as an A/A control. Correctness sweep of e_rt8_trap, then three rotated-order passes of
 # time_variants.py (ab set).
 set -u

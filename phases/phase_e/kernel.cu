@@ -232,14 +232,6 @@
 #ifndef ATTN_STAMPS
 #define ATTN_STAMPS 0
 #endif
-// RESCALE_T (tenth session): a row's running max is raised only when a tile's exceeds it by more
-// than RESCALE_T (log2 units), so that most tiles skip O's rescale; 0: the exact running max.
-// With it, l sums the 16-bit P that P·V multiplies (read back from the operand registers while
-// that P·V runs): with a stale max a row's dominant p is no longer exactly 1, and only a sum of
-// the rounded values lets its rounding cancel in O / l.
-#ifndef RESCALE_T
-#define RESCALE_T 0
-#endif
 #ifndef SHORT_FOLD_LAST  // 1: the last key-split rank (whose tiles arrive last) folds and stores
 #define SHORT_FOLD_LAST 1  // sixth session: seed graph -2.7% against rank 0 folding (NOTES.md)
 #endif
@@ -1244,18 +1236,6 @@ __device__ __forceinline__ uint32_t pack2(float lo, float hi) {
   return u;
 }
 
-// One register of two fp16/bf16 -> two floats (exact).
-template <typename T>
-__device__ __forceinline__ float2 unpack2(uint32_t u) {
-  if constexpr (std::is_same_v<T, __half>) {
-    __half2 h;
-    memcpy(&h, &u, 4);
-    return __half22float2(h);
-  } else {
-    return make_float2(__uint_as_float(u << 16), __uint_as_float(u & 0xffff0000u));
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Consumer pieces. Fragment layout of a wgmma m64nN accumulator (per warpgroup, 4 warps): warp w
 // holds rows 16w..16w+15; lane (g = lane/4, t = lane%4) holds, for each 8-column group i,
@@ -1321,14 +1301,7 @@ __device__ __forceinline__ void softmax_tile(float (&s)[C::BN / 2], float (&m)[2
     for (int i = 0; i < C::BN / 8; ++i) mx = fmaxf(mx, fmaxf(s[4 * i + 2 * h], s[4 * i + 2 * h + 1]));
     mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
     mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
-#if RESCALE_T > 0
-    // A stale max stands while the tile's stays within RESCALE_T of it (p <= 2^RESCALE_T); a
-    // row's first visible key always replaces -inf.
-    const float m_tile = mx * scale_log2;  // scale > 0: max commutes with it
-    const float m_new = m_tile > m[h] + float(RESCALE_T) ? m_tile : m[h];
-#else
     const float m_new = fmaxf(m[h], mx * scale_log2);  // scale > 0: max commutes with it
-#endif
     // Every row sees key 0 in the first tile, so m_new is finite from then on; the guard keeps
     // (-inf) - (-inf) = NaN out should a row ever have no visible key yet.
     const float m_use = m_new == -INFINITY ? 0.f : m_new;
@@ -1344,13 +1317,7 @@ __device__ __forceinline__ void softmax_tile(float (&s)[C::BN / 2], float (&m)[2
       sum0 += p0;
       sum1 += p1;
     }
-#if RESCALE_T > 0
-    (void)sum0;
-    (void)sum1;
-    l[h] = l[h] * alpha[h];  // this tile's P joins l once packed (add_rounded_p)
-#else
     l[h] = l[h] * alpha[h] + (sum0 + sum1);
-#endif
   }
 }
 
@@ -1415,23 +1382,6 @@ template <class C>
 __device__ __forceinline__ void convert_p(const float (&s)[C::BN / 2], uint32_t (&pf)[C::BN / 4]) {
 #pragma unroll
   for (int j = 0; j < C::BN / 4; ++j) pf[j] = pack2<typename C::T>(s[2 * j], s[2 * j + 1]);
-}
-
-// RESCALE_T: l += the packed P of one tile, as P·V multiplies it (pair j belongs to row j % 2).
-// Only reads the operand registers, so it may run while that P·V is in flight.
-template <class C>
-__device__ __forceinline__ void add_rounded_p(float (&l)[2], const uint32_t (&pf)[C::BN / 4]) {
-  if constexpr (RESCALE_T > 0) {
-    float a[2] = {0.f, 0.f}, b[2] = {0.f, 0.f};
-#pragma unroll
-    for (int j = 0; j < C::BN / 4; ++j) {
-      const float2 r = unpack2<typename C::T>(pf[j]);
-      a[j & 1] += r.x;
-      b[j & 1] += r.y;
-    }
-    l[0] += a[0] + b[0];
-    l[1] += a[1] + b[1];
-  }
 }
 
 // Folds another partial (O, m, l) of this thread's rows, ml = (m0, m1, l0, l1) and load_o(i) its
@@ -1850,7 +1800,6 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
           issue_pv<C>(o, pf, v_desc(sv));      // O += P(j-1)·V(j-1)
           wgmma_commit();
           pp_end(false);
-          add_rounded_p<C>(l, pf);             // before softmax(j) scales l by alpha(j)
           wgmma_wait<1>();                     // S(j) has landed; P·V may still run
           pin(s);
           if (leader) {
@@ -1874,7 +1823,6 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
           issue_pv<C>(o, pf, v_desc(sv));
           wgmma_commit();
           pp_end(true);
-          add_rounded_p<C>(l, pf);
           wgmma_wait<0>();
           pin(o);
           pin(pf);
@@ -1910,7 +1858,6 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
         wgmma_wait<0>();
         pin(o);
         pin(pf);
-        add_rounded_p<C>(l, pf);
         if (leader) mbar_arrive(v_empty(st));
       }
       if (n_wg > 0) ATTN_HOLD(st_e);  // (e)

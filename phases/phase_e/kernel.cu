@@ -232,9 +232,6 @@
 #ifndef ATTN_STAMPS
 #define ATTN_STAMPS 0
 #endif
-#ifndef P_DOUBLE  // tenth session: 1: P in two alternating buffers at d=128 (Config::P2)
-#define P_DOUBLE 0
-#endif
 #ifndef SHORT_FOLD_LAST  // 1: the last key-split rank (whose tiles arrive last) folds and stores
 #define SHORT_FOLD_LAST 1  // sixth session: seed graph -2.7% against rank 0 folding (NOTES.md)
 #endif
@@ -271,9 +268,6 @@ struct Config {
   // OVL_ false: this kernel runs each warpgroup's steps strictly in turn (the short-row kernel,
   // whose several CTAs per SM hide each other's softmax instead).
   static constexpr bool OVL = OVERLAP && OVL_ && !ONE_STEP;
-  // P_DOUBLE (d=128 with the overlap): P in two buffers that alternate by tile, so that P(j) is
-  // packed before the wait for P·V(j-1) (NOTES.md, tenth session).
-  static constexpr bool P2 = P_DOUBLE && OVL && D_ == 128;
   // Split-KV: the CTAs of one cluster share a query tile and each takes a slice of its keys;
   // partial (O, m, l) are combined through distributed shared memory.
   static constexpr bool SPLIT = SPLIT_;
@@ -304,7 +298,7 @@ struct Config {
   // reading, plus 32 for softmax state, addresses and loop bookkeeping. Calibrated with ptxas -v
   // over every BLOCK_N x CONSUMER_WG x OVERLAP combination (NOTES.md): this admits exactly the
   // spill-free ones.
-  static constexpr int REGS_NEEDED = BN / 2 + D / 2 + (OVL ? BN / 4 : 0) + (P2 ? BN / 4 : 0) + 32;
+  static constexpr int REGS_NEEDED = BN / 2 + D / 2 + (OVL ? BN / 4 : 0) + 32;
 
   static constexpr int SLABS = D / 64;        // 64-column (128-byte) slabs per tile row
   static constexpr int Q_SLAB = BM * 128;     // bytes of one slab of the Q tile
@@ -1757,7 +1751,6 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
     float o[C::D / 2];
     float s[C::BN / 2];
     uint32_t pf[C::BN / 4];
-    uint32_t pf2[C::P2 ? C::BN / 4 : 1];  // P_DOUBLE: the second P buffer
     float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.f, 0.f}, alpha[2];
 #pragma unroll
     for (int i = 0; i < C::D / 2; ++i) o[i] = 0.f;
@@ -1791,22 +1784,20 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
           ATTN_HOLD(st_d);  // (d)
           convert_p<C>(s, pf);
         }
-        // Tile u >= 1: S(j) and P(j-1)·V(j-1) issued together, then the softmax of S(j). P(j-1) is
-        // in pi, P(j) goes to po: with P_DOUBLE two buffers alternate, so P(j) is packed before
-        // the wait for P·V(j-1) (po was read by P·V(j-2), retired); with one, after it.
-        auto step = [&](int u, uint32_t(&pi)[C::BN / 4], uint32_t(&po)[C::BN / 4]) {
+#pragma unroll 1
+        for (int u = 1; u < n_wg; ++u) {
           const int i = tix(u), ip = tix(u - 1);
           const int j = j0 + i;
           const int sk = stg(i), sv = stg(ip);
           mbar_wait(k_full(sk), phs(i));
           mbar_wait(v_full(sv), phs(ip));
           pin(o);
-          pin(pi);
+          pin(pf);
           pp_begin();
           wgmma_fence();
           issue_qk<C>(s, q_desc, k_desc(sk));  // S(j)
           wgmma_commit();
-          issue_pv<C>(o, pi, v_desc(sv));      // O += P(j-1)·V(j-1)
+          issue_pv<C>(o, pf, v_desc(sv));      // O += P(j-1)·V(j-1)
           wgmma_commit();
           pp_end(false);
           wgmma_wait<1>();                     // S(j) has landed; P·V may still run
@@ -1817,41 +1808,26 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
           }
           if (j >= n_full) apply_mask<C, CAUSAL>(s, row0, j * C::BN, p.S_k, t);
           softmax_tile<C>(s, m, l, alpha, scale_log2);
-          if constexpr (C::P2) convert_p<C>(s, po);
           wait_pv_and_rescale<C>(o, alpha, p.zero);  // P(j-1)·V(j-1) done: O and P ours again
-          pin(pi);
+          pin(pf);
           if (leader) mbar_arrive(v_empty(sv));
-          if constexpr (!C::P2) convert_p<C>(s, po);
-        };
-        // The last tile's P·V (P in pl).
-        auto last_pv = [&](uint32_t(&pl)[C::BN / 4]) {
+          convert_p<C>(s, pf);
+        }
+        {
           const int i = tix(n_wg - 1), sv = stg(i);
           mbar_wait(v_full(sv), phs(i));
           pin(o);
-          pin(pl);
+          pin(pf);
           pp_begin();
           wgmma_fence();
-          issue_pv<C>(o, pl, v_desc(sv));
+          issue_pv<C>(o, pf, v_desc(sv));
           wgmma_commit();
           pp_end(true);
           wgmma_wait<0>();
           pin(o);
-          pin(pl);
+          pin(pf);
           ATTN_HOLD(st_e);  // (e)
           if (leader && !PERS) mbar_arrive(v_empty(sv));  // persistent: after O's store
-        };
-        if constexpr (C::P2) {
-#pragma unroll 1
-          for (int u = 1; u < n_wg; u += 2) {
-            step(u, pf, pf2);
-            if (u + 1 < n_wg) step(u + 1, pf2, pf);
-          }
-          if ((n_wg - 1) & 1) last_pv(pf2);
-          else last_pv(pf);
-        } else {
-#pragma unroll 1
-          for (int u = 1; u < n_wg; ++u) step(u, pf, pf);
-          last_pv(pf);
         }
       }  // n_wg > 0
     } else {

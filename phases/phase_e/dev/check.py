@@ -87,10 +87,8 @@ LIBS = {
     "e_s2_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_CWG=2", "-DSHORT_MINB=2"]),
     # Tenth session: RESCALE_T (a lazy O rescale, three forms) left the source after it failed
     # (NOTES.md, tenth session); its entries are in git at 0bfeb59.
-    # Tenth session: P in two alternating buffers at d=128 (P_DOUBLE), packed before the P.V wait.
-    "e_p2": (E, ["-DP_DOUBLE=1"]),
-    "e_p2_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DP_DOUBLE=1"]),
-    "e_p2_pp": (E, ["-DP_DOUBLE=1", "-DPINGPONG=1", "-DSPLIT_KV=0"]),
+    # Tenth session: P_DOUBLE (P in two alternating buffers at d=128) left the source after a level
+    # A/B (NOTES.md); its entries are in git at 0caf31a.
     "e_m2w2": (E, ["-DCONSUMER_WG_D64=2", "-DBLOCK_N_D64=64", "-DSTAGES_D64=3", "-DMINB_D64=2", "-DOVERLAP_D64=0"]),
     "e_m2w2_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DCONSUMER_WG_D64=2", "-DBLOCK_N_D64=64", "-DSTAGES_D64=3",
                         "-DMINB_D64=2", "-DOVERLAP_D64=0"]),

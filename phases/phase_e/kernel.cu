@@ -232,9 +232,6 @@
 #ifndef ATTN_STAMPS
 #define ATTN_STAMPS 0
 #endif
-#ifndef PARTIAL_LAST  // tenth session: 1: non-causal items of a short last query tile run last
-#define PARTIAL_LAST 0
-#endif
 #ifndef SHORT_FOLD_LAST  // 1: the last key-split rank (whose tiles arrive last) folds and stores
 #define SHORT_FOLD_LAST 1  // sixth session: seed graph -2.7% against rank 0 folding (NOTES.md)
 #endif
@@ -1436,7 +1433,6 @@ struct KParams {
   float4* sk_part;
   unsigned* sk_flag;
   unsigned tail_heads;  // CAUSAL_TAIL: the last heads whose items run heads fastest (0: none)
-  unsigned partial_last;  // PARTIAL_LAST: non-causal items of a short last query tile run last
 };
 
 // SK_TAIL hand-over between the two pieces of a cut item (different CTAs): the first writes its
@@ -1502,17 +1498,6 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
     } else if (CAUSAL) {
       bh_ = int(w % p.bh_count);
       m_tile_ = int(p.num_m_tiles - 1 - w / p.bh_count);
-    } else if (p.partial_last != 0u) {
-      // Every head's full query tiles first, heads in order; then the short last tiles, heads
-      // in reverse order (the most recent heads' K/V are still in L2).
-      const unsigned nf = p.num_m_tiles - 1u, full = p.bh_count * nf;
-      if (w < full) {
-        m_tile_ = int(w % nf);
-        bh_ = int(w / nf);
-      } else {
-        m_tile_ = int(nf);
-        bh_ = int(p.bh_count - 1u - (w - full));
-      }
     } else {
       m_tile_ = int(w % p.num_m_tiles);
       bh_ = int(w / p.num_m_tiles);
@@ -2218,7 +2203,6 @@ cudaError_t launch(const AttnParams& p, cudaStream_t stream, EncodeFn enc, int c
   kp.next_stride = NEXT_PREFETCH != 0 ? unsigned(num_sms() * C::MINB) : 0u;
   const int64_t tail_items = int64_t(CAUSAL_TAIL) * num_sms() * C::MINB;
   kp.tail_heads = unsigned(CAUSAL ? std::min<int64_t>(int64_t(p.B) * p.H, (tail_items + m_tiles - 1) / m_tiles) : 0);
-  kp.partial_last = unsigned(PARTIAL_LAST != 0 && !CAUSAL && C::KS == 1 && !C::SPLIT && m_tiles > 1 && p.S_q % C::BM != 0);
   // SK_TAIL: the last blocks + rem items split into `blocks` runs of key tiles (NOTES.md, ninth
   // session). A run is at least one item long, since (blocks + rem) * nt >= blocks * nt; the
   // kernel's run arithmetic is 32-bit.

@@ -89,10 +89,8 @@ LIBS = {
     # (NOTES.md, tenth session); its entries are in git at 0bfeb59.
     # Tenth session: P_DOUBLE (P in two alternating buffers at d=128) left the source after a level
     # A/B (NOTES.md); its entries are in git at 0caf31a.
-    # Tenth session: the items of a short last query tile (S_q not a multiple of the tile's rows)
-    # run after every full item (PARTIAL_LAST).
-    "e_pl": (E, ["-DPARTIAL_LAST=1"]),
-    "e_pl_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DPARTIAL_LAST=1"]),
+    # Tenth session: PARTIAL_LAST (short last query tiles after every full item) left the source after
+    # a level A/B (NOTES.md); its entries are in git at cb78650.
     "e_m2w2": (E, ["-DCONSUMER_WG_D64=2", "-DBLOCK_N_D64=64", "-DSTAGES_D64=3", "-DMINB_D64=2", "-DOVERLAP_D64=0"]),
     "e_m2w2_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DCONSUMER_WG_D64=2", "-DBLOCK_N_D64=64", "-DSTAGES_D64=3",
                         "-DMINB_D64=2", "-DOVERLAP_D64=0"]),

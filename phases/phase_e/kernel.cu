@@ -327,7 +327,8 @@ struct Config {
   static constexpr int SMEM_BYTES = SK_OFF + SK_BYTES + 1024;  // + alignment slack
 
   static_assert(D == 64 || D == 128, "head dim must be 64 or 128");
-  static_assert(CWG >= 1 && CWG <= 4, "CONSUMER_WG must be 1..4 (BLOCK_M = 64 * CONSUMER_WG <= 256)");
+  static_assert(CWG >= 1 && CWG / KS <= 3 && CWG <= 4,
+                "CONSUMER_WG must be 1, 2 or 3 (BLOCK_M = 64 * CONSUMER_WG <= 192); up to 4 with a key split");
   static_assert(BN % 16 == 0 && BN >= 64 && (BN <= 192 || (ONE_STEP && BN == 256)),
                 "BLOCK_N must be a multiple of 16 in [64, 192], or 256 for a one-step key split "
                 "(k16 steps of P.V; wgmma N and TMA box limits)");

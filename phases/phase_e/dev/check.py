@@ -91,10 +91,8 @@ LIBS = {
     # A/B (NOTES.md); its entries are in git at 0caf31a.
     # Tenth session: PARTIAL_LAST (short last query tiles after every full item) left the source after
     # a level A/B (NOTES.md); its entries are in git at cb78650.
-    # Tenth session: d=64 with four consumer warpgroups (256-row items) and 64-key tiles.
-    "e_w4": (E, ["-DCONSUMER_WG_D64=4", "-DBLOCK_N_D64=64", "-DSTAGES_D64=4"]),
-    "e_w4s6": (E, ["-DCONSUMER_WG_D64=4", "-DBLOCK_N_D64=64", "-DSTAGES_D64=6"]),
-    "e_w4_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DCONSUMER_WG_D64=4", "-DBLOCK_N_D64=64", "-DSTAGES_D64=4"]),
+    # Tenth session: d=64 with four consumer warpgroups (e_w4, 256-row items, 64-key tiles) measured slower;
+    # its entries and the relaxed assertion they need are in git at 979edfe.
     "e_m2w2": (E, ["-DCONSUMER_WG_D64=2", "-DBLOCK_N_D64=64", "-DSTAGES_D64=3", "-DMINB_D64=2", "-DOVERLAP_D64=0"]),
     "e_m2w2_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DCONSUMER_WG_D64=2", "-DBLOCK_N_D64=64", "-DSTAGES_D64=3",
                         "-DMINB_D64=2", "-DOVERLAP_D64=0"]),

@@ -47,6 +47,7 @@ def main():
     ap.add_argument("--metrics", action="store_true", help="print the metric list for ncu and exit")
     ap.add_argument("--build")
     ap.add_argument("--lib", default="e")
+    ap.add_argument("--shape", help="B,H,S,D[,causal]: this shape only (default: the six below)")
     a = ap.parse_args()
     if a.metrics:
         print(",".join(METRICS))
@@ -58,7 +59,11 @@ def main():
     import check
     check.BUILD = Path(a.build)
     lib = check.Lib(a.lib)
-    for (B, H, S, D, causal) in SHAPES:
+    shapes = SHAPES
+    if a.shape:
+        f = [int(x) for x in a.shape.split(",")]
+        shapes = ((f[0], f[1], f[2], f[3], bool(f[4]) if len(f) > 4 else False),)
+    for (B, H, S, D, causal) in shapes:
         q, k, v = (torch.randn(B, H, S, D, device="cuda", dtype=torch.float16) for _ in range(3))
         o = torch.empty_like(q)
         assert lib(q, k, v, o, None, causal) == 0

@@ -232,9 +232,6 @@
 #ifndef ATTN_STAMPS
 #define ATTN_STAMPS 0
 #endif
-#ifndef DESC_BASE  // tenth session: 1: K/V descriptors as stage 0's plus an offset
-#define DESC_BASE 0
-#endif
 #ifndef SHORT_FOLD_LAST  // 1: the last key-split rank (whose tiles arrive last) folds and stores
 #define SHORT_FOLD_LAST 1  // sixth session: seed graph -2.7% against rank 0 folding (NOTES.md)
 #endif
@@ -1731,16 +1728,8 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
     auto tix = [&](int u) { return C::KS > 1 ? kr + u * C::KS : u; };
 
     const uint64_t q_desc = smem_desc(sb + C::Q_OFF + rg * 64 * 128, 16, 1024);
-#if DESC_BASE
-    // Stage s's descriptor is stage 0's plus s x KV_BYTES / 16 in the address field (shared
-    // addresses stay below 256 KB, so the 14-bit field cannot carry into the next).
-    const uint64_t kd0 = smem_desc(sb + C::K_OFF, 16, 1024), vd0 = smem_desc(sb + C::V_OFF, C::KV_SLAB, 1024);
-    auto k_desc = [&](int s) { return kd0 + uint64_t(uint32_t(s) * uint32_t(C::KV_BYTES >> 4)); };
-    auto v_desc = [&](int s) { return vd0 + uint64_t(uint32_t(s) * uint32_t(C::KV_BYTES >> 4)); };
-#else
     auto k_desc = [&](int s) { return smem_desc(sb + C::K_OFF + s * C::KV_BYTES, 16, 1024); };
     auto v_desc = [&](int s) { return smem_desc(sb + C::V_OFF + s * C::KV_BYTES, C::KV_SLAB, 1024); };
-#endif
 
     // Ping-pong turns: warpgroup cw waits on barrier PPB+cw before issuing its GEMMs and, once
     // they are issued, hands the turn to warpgroup cw+1 (mod CWG). The last warpgroup gives the

@@ -96,9 +96,6 @@ LIBS = {
     # Tenth session: (16,16,512,64) on the persistent 128-row d=64 kernel (short-row kernel off).
     "e_cw2_ns": (E, ["-DCONSUMER_WG_D64=2", "-DSHORT_KV=0"]),
     "e_cw2s4_ns": (E, ["-DCONSUMER_WG_D64=2", "-DSTAGES_D64=4", "-DSHORT_KV=0"]),
-    # Tenth session: K/V descriptors as stage 0's plus an offset (DESC_BASE).
-    "e_db": (E, ["-DDESC_BASE=1"]),
-    "e_db_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DDESC_BASE=1"]),
     "e_m2w2": (E, ["-DCONSUMER_WG_D64=2", "-DBLOCK_N_D64=64", "-DSTAGES_D64=3", "-DMINB_D64=2", "-DOVERLAP_D64=0"]),
     "e_m2w2_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DCONSUMER_WG_D64=2", "-DBLOCK_N_D64=64", "-DSTAGES_D64=3",
                         "-DMINB_D64=2", "-DOVERLAP_D64=0"]),

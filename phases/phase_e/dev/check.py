@@ -85,14 +85,9 @@ LIBS = {
     "e_s2": (E, ["-DSHORT_CWG=2", "-DSHORT_MINB=2"]),
     "e_s2s3": (E, ["-DSHORT_CWG=2", "-DSHORT_MINB=2", "-DSHORT_STAGES=3"]),
     "e_s2_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_CWG=2", "-DSHORT_MINB=2"]),
-    # Tenth session: RESCALE_T (a lazy O rescale, three forms) left the source after it failed
-    # (NOTES.md, tenth session); its entries are in git at 0bfeb59.
-    # Tenth session: P_DOUBLE (P in two alternating buffers at d=128) left the source after a level
-    # A/B (NOTES.md); its entries are in git at 0caf31a.
-    # Tenth session: PARTIAL_LAST (short last query tiles after every full item) left the source after
-    # a level A/B (NOTES.md); its entries are in git at cb78650.
-    # Tenth session: d=64 with four consumer warpgroups (e_w4, 256-row items, 64-key tiles) measured slower;
-    # its entries and the relaxed assertion they need are in git at 979edfe.
+    # Tenth session, builds whose macros left kernel.cu after they measured level, slower or
+    # inaccurate (NOTES.md): RESCALE_T (git 0bfeb59), P_DOUBLE (0caf31a), PARTIAL_LAST (cb78650),
+    # four d=64 consumer warpgroups (979edfe).
     # Tenth session: (16,16,512,64) on the persistent 128-row d=64 kernel (short-row kernel off).
     "e_cw2_ns": (E, ["-DCONSUMER_WG_D64=2", "-DSHORT_KV=0"]),
     "e_cw2s4_ns": (E, ["-DCONSUMER_WG_D64=2", "-DSTAGES_D64=4", "-DSHORT_KV=0"]),

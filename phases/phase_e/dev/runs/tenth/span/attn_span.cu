@@ -10,23 +10,10 @@
 // hold release -> first entry; first -> last entry; first entry -> last exit (the grid's span).
 //   usage: attn_span B H S D [causal] [rounds]
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <vector>
-#include <cuda_runtime.h>
-#include "attn_abi.h"
-
-extern "C" int attn_span_read(unsigned long long* out3);
-extern "C" int attn_span_reset();
-
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); exit(1); } } while (0)
+#include "probe_common.cuh"
 
 __device__ unsigned long long g_marks[2];  // flush end, hold release
-__device__ __forceinline__ unsigned long long gtime() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;\n" : "=l"(t)::"memory");
-  return t;
-}
 __global__ void flush_kernel(int4* buf, size_t n16, int v) {
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n16; i += size_t(gridDim.x) * blockDim.x)
     buf[i] = make_int4(v, v, v, v);
@@ -43,20 +30,8 @@ int main(int argc, char** argv) {
   const int B = atoi(argv[1]), H = atoi(argv[2]), S = atoi(argv[3]), D = atoi(argv[4]);
   const int causal = argc > 5 ? atoi(argv[5]) : 0;
   const int rounds = argc > 6 ? atoi(argv[6]) : 300;
-  const size_t n = size_t(B) * H * S * D;
-  void *q, *k, *v, *o; float* lse;
-  CK(cudaMalloc(&q, n * 2)); CK(cudaMalloc(&k, n * 2)); CK(cudaMalloc(&v, n * 2)); CK(cudaMalloc(&o, n * 2));
-  CK(cudaMalloc(&lse, size_t(B) * H * S * 4));
-  CK(cudaMemset(q, 0x3c, n * 2)); CK(cudaMemset(k, 0x3c, n * 2)); CK(cudaMemset(v, 0x3c, n * 2));
-  AttnParams p = {};
-  p.q = q; p.k = k; p.v = v; p.o = o; p.lse = lse;
-  const int64_t ss = D, sh = int64_t(S) * D, sb = int64_t(H) * S * D;
-  p.q_stride_b = p.k_stride_b = p.v_stride_b = p.o_stride_b = sb;
-  p.q_stride_h = p.k_stride_h = p.v_stride_h = p.o_stride_h = sh;
-  p.q_stride_s = p.k_stride_s = p.v_stride_s = p.o_stride_s = ss;
-  p.B = B; p.H = H; p.S_q = S; p.S_k = S; p.D = D; p.softmax_scale = 0.125f; p.causal = causal; p.dtype = ATTN_FP16;
-  int* hflag; CK(cudaHostAlloc(&hflag, 4, cudaHostAllocMapped));
-  int* dflag; CK(cudaHostGetDevicePointer(&dflag, hflag, 0));
+  AttnParams p = contiguous_params(B, H, S, D, causal);
+  MappedFlag flag;
   const size_t fb = 256u << 20;
   int4* flush; CK(cudaMalloc(&flush, fb));
   int sms = 0; CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
@@ -84,14 +59,14 @@ int main(int argc, char** argv) {
       CK(cudaStreamSynchronize(s));
       if (attn_span_reset() != 0) { printf("attn_span_reset failed\n"); return 1; }
       CK(cudaMemcpyToSymbol(g_marks, zero2, sizeof(zero2)));
-      *(volatile int*)hflag = 0;
+      *(volatile int*)flag.host = 0;
       if (mode == 0 || mode == 2) do_flush(r & 0xff);
-      hold<<<1, 1, 0, s>>>(dflag);
+      hold<<<1, 1, 0, s>>>(flag.dev);
       CK(cudaEventRecord(e0, s));
       if (mode == 0 || mode == 3) call();
       else CK(cudaGraphLaunch(mode == 1 ? g_fc : g_c, s));
       CK(cudaEventRecord(e1, s));
-      *(volatile int*)hflag = 1;
+      *(volatile int*)flag.host = 1;
       CK(cudaStreamSynchronize(s));
       float ms; CK(cudaEventElapsedTime(&ms, e0, e1));
       unsigned long long sp[3], mk[2];

@@ -10,23 +10,10 @@
 // kernel names say (cga1x1x1); memset+: a 4-byte cudaMemsetAsync first, as cuDNN's calls do.
 //   usage: launch_probe [rounds] [B H S D]
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <vector>
-#include <cuda_runtime.h>
-#include "attn_abi.h"
-
-extern "C" int attn_span_read(unsigned long long* out3);
-extern "C" int attn_span_reset();
-
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); exit(1); } } while (0)
+#include "probe_common.cuh"
 
 __device__ unsigned long long g_marks[3];  // hold release, first CTA entry, last CTA entry
-__device__ __forceinline__ unsigned long long gtime() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;\n" : "=l"(t)::"memory");
-  return t;
-}
 __global__ void flush_kernel(int4* buf, size_t n16, int v) {
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n16; i += size_t(gridDim.x) * blockDim.x)
     buf[i] = make_int4(v, v, v, v);
@@ -83,20 +70,8 @@ int main(int argc, char** argv) {
   const int rounds = argc > 1 ? atoi(argv[1]) : 300;
   int B = 1, H = 8, S = 512, D = 64;
   if (argc > 5) { B = atoi(argv[2]); H = atoi(argv[3]); S = atoi(argv[4]); D = atoi(argv[5]); }
-  const size_t n = size_t(B) * H * S * D;
-  void *q, *k, *v, *o; float* lse;
-  CK(cudaMalloc(&q, n * 2)); CK(cudaMalloc(&k, n * 2)); CK(cudaMalloc(&v, n * 2)); CK(cudaMalloc(&o, n * 2));
-  CK(cudaMalloc(&lse, size_t(B) * H * S * 4));
-  CK(cudaMemset(q, 0x3c, n * 2)); CK(cudaMemset(k, 0x3c, n * 2)); CK(cudaMemset(v, 0x3c, n * 2));
-  AttnParams ap = {};
-  ap.q = q; ap.k = k; ap.v = v; ap.o = o; ap.lse = lse;
-  ap.q_stride_b = ap.k_stride_b = ap.v_stride_b = ap.o_stride_b = int64_t(H) * S * D;
-  ap.q_stride_h = ap.k_stride_h = ap.v_stride_h = ap.o_stride_h = int64_t(S) * D;
-  ap.q_stride_s = ap.k_stride_s = ap.v_stride_s = ap.o_stride_s = D;
-  ap.B = B; ap.H = H; ap.S_q = S; ap.S_k = S; ap.D = D; ap.softmax_scale = 0.125f; ap.causal = 0; ap.dtype = ATTN_FP16;
-
-  int* hflag; CK(cudaHostAlloc(&hflag, 4, cudaHostAllocMapped));
-  int* dflag; CK(cudaHostGetDevicePointer(&dflag, hflag, 0));
+  const AttnParams ap = contiguous_params(B, H, S, D, 0);
+  MappedFlag flag;
   const size_t fb = 256u << 20;
   int4* flush; CK(cudaMalloc(&flush, fb));
   float* io; CK(cudaMalloc(&io, 1 << 20)); CK(cudaMemset(io, 0, 1 << 20));
@@ -157,13 +132,13 @@ int main(int argc, char** argv) {
       CK(cudaStreamSynchronize(s));
       CK(cudaMemcpyToSymbol(g_marks, init, sizeof(init)));
       if (attn_span_reset() != 0) { printf("attn_span_reset failed\n"); return 1; }
-      *(volatile int*)hflag = 0;
+      *(volatile int*)flag.host = 0;
       flush_kernel<<<sms * 8, 512, 0, s>>>(flush, fb / 16, r & 0xff);
-      hold<<<1, 1, 0, s>>>(dflag);
+      hold<<<1, 1, 0, s>>>(flag.dev);
       CK(cudaEventRecord(e0, s));
       launch(c);
       CK(cudaEventRecord(e1, s));
-      *(volatile int*)hflag = 1;
+      *(volatile int*)flag.host = 1;
       CK(cudaStreamSynchronize(s));
       float ms; CK(cudaEventElapsedTime(&ms, e0, e1));
       unsigned long long mk[3], sp[3];

@@ -232,6 +232,32 @@
 #ifndef ATTN_STAMPS
 #define ATTN_STAMPS 0
 #endif
+// L_TENSOR (eleventh session; fp16 only): the tensor cores sum each row's rounded P instead of
+// an FADD per score. 1: P·V runs on [V | ones], eight extra columns of O's accumulator; 2: each
+// tile's P·V is followed by P·ones (m64n8k16) into four registers of tile sums, added to l after
+// the P·V wait (the in-turn loop only; for the short-row kernel, whose 64-register launch cap has
+// no room for O's extra columns while Q·Kᵀ runs: L_TENSOR_SHORT). bf16 keeps the fp32 sum (its
+// rounding would move the log-sum-exp by up to 2^-8). RESCALE_T
+// (tenth session), where L_TENSOR holds: a row's running max is raised only when a tile's exceeds
+// it by more than RESCALE_T (log2 units), so most tiles skip O's rescale; 0: the exact max.
+#ifdef L_TENSOR
+#undef L_TENSOR_D64
+#undef L_TENSOR_D128
+#define L_TENSOR_D64 L_TENSOR
+#define L_TENSOR_D128 L_TENSOR
+#endif
+#ifndef L_TENSOR_D64
+#define L_TENSOR_D64 0
+#endif
+#ifndef L_TENSOR_D128
+#define L_TENSOR_D128 0
+#endif
+#ifndef L_TENSOR_SHORT
+#define L_TENSOR_SHORT 0
+#endif
+#ifndef RESCALE_T
+#define RESCALE_T 0
+#endif
 #ifndef SHORT_FOLD_LAST  // 1: the last key-split rank (whose tiles arrive last) folds and stores
 #define SHORT_FOLD_LAST 1  // sixth session: seed graph -2.7% against rank 0 folding (NOTES.md)
 #endif
@@ -249,6 +275,13 @@ struct Config {
   using T = T_;
   static constexpr bool BF16 = std::is_same_v<T, __nv_bfloat16>;
   static constexpr int D = D_;
+  // L_TENSOR: 1, O's accumulator has 8 more columns, each the row sum of the rounded P; 2, the
+  // tile's row sums come from a P·ones of their own (LS). 0: l sums p in fp32.
+  static constexpr int LTM = BF16 ? 0 : D_ == 128 ? L_TENSOR_D128 : MINB_ > 1 ? L_TENSOR_SHORT : L_TENSOR_D64;
+  static constexpr bool LT = LTM == 1;
+  static constexpr bool LS = LTM == 2;
+  static constexpr bool LSUM = LTM != 0;       // the tensor cores sum P (RESCALE_T applies)
+  static constexpr int OA = D + (LT ? 8 : 0);  // accumulator columns of P·V
   static constexpr int CWG = CWG_;            // consumer warpgroups
   // In-CTA key split: KS consumer warpgroups share the same 64 query rows and take every KS-th
   // key tile each; their partial (O, m, l) are merged through shared memory at the end.
@@ -298,7 +331,9 @@ struct Config {
   // reading, plus 32 for softmax state, addresses and loop bookkeeping. Calibrated with ptxas -v
   // over every BLOCK_N x CONSUMER_WG x OVERLAP combination (NOTES.md): this admits exactly the
   // spill-free ones.
-  static constexpr int REGS_NEEDED = BN / 2 + D / 2 + (OVL ? BN / 4 : 0) + 32;
+  // (L_TENSOR: 4 more accumulator registers, the two sum chains and l gone.)
+  static constexpr int REGS_NEEDED = BN / 2 + OA / 2 + (OVL ? BN / 4 : 0) + 32 - (LT ? 4 : 0);
+  static_assert(!LS || !OVL_ || !OVERLAP, "L_TENSOR 2 (separate tile sums) runs in the in-turn loop only");
 
   static constexpr int SLABS = D / 64;        // 64-column (128-byte) slabs per tile row
   static constexpr int Q_SLAB = BM * 128;     // bytes of one slab of the Q tile
@@ -324,7 +359,11 @@ struct Config {
   // PERSISTENT only: one word per consumer warpgroup, its leader's SK_TAIL ticket for the others.
   static constexpr int SK_OFF = ((KP_OFF + KP_BYTES + 15) / 16) * 16;
   static constexpr int SK_BYTES = PERSISTENT ? 16 : 0;
-  static constexpr int SMEM_BYTES = SK_OFF + SK_BYTES + 1024;  // + alignment slack
+  // L_TENSOR: 16 key rows of fp16 ones, two 1024-byte swizzle atoms, the [V | ones] operand's
+  // second slab for every stage and k16 step (above every V stage: the slab offset is positive).
+  static constexpr int ONES_OFF = ((SK_OFF + SK_BYTES + 1023) / 1024) * 1024;
+  static constexpr int ONES_BYTES = LSUM ? 2048 : 0;
+  static constexpr int SMEM_BYTES = (LSUM ? ONES_OFF + ONES_BYTES : SK_OFF + SK_BYTES) + 1024;  // + alignment slack
 
   static_assert(D == 64 || D == 128, "head dim must be 64 or 128");
   static_assert(CWG >= 1 && CWG / KS <= 3 && CWG <= 4,
@@ -1212,6 +1251,72 @@ template <> struct Wgmma<256, true> {
 };
 }  // namespace attn_phase_e
 // ---- end of GENERATED ------------------------------------------------------------------------
+// L_TENSOR's P·V on [V | ones] and P·ones (fp16 only): the generator's RS wrapper at N = D + 8
+// and N = 8 (phases/phase_d/dev/gen_wgmma.py's rs(), printed for these N).
+namespace attn_phase_e {
+template <int N> struct WgmmaL;
+template <> struct WgmmaL<72> {
+  // D[64 x 72] (+)= A[64 x 16] (registers) . B[16 x 72], B MN-major in shared memory
+  // (imm-trans-b = 1: the tile is stored [k][n] with n contiguous).
+  static __device__ __forceinline__ void rs(float (&d)[36], uint32_t a0, uint32_t a1, uint32_t a2,
+                                            uint32_t a3, uint64_t b, int accumulate) {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %41, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n72k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, "
+        "%11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, "
+        "%30, %31, %32, %33, %34, %35}, {%36, %37, %38, %39}, %40, p, 1, 1, 1; "
+        "\n}\n"
+        :
+        "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(b), "r"(accumulate));
+  }
+};
+template <> struct WgmmaL<8> {
+  // D[64 x 8] (+)= A[64 x 16] (registers) . B[16 x 8], B MN-major in shared memory
+  // (imm-trans-b = 1: the tile is stored [k][n] with n contiguous).
+  static __device__ __forceinline__ void rs(float (&d)[4], uint32_t a0, uint32_t a1, uint32_t a2,
+                                            uint32_t a3, uint64_t b, int accumulate) {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %9, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%0, %1, %2, %3}, {%4, %5, %6, %7}, %8, p, 1, "
+        "1, 1; "
+        "\n}\n"
+        :
+        "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(b), "r"(accumulate));
+  }
+};
+template <> struct WgmmaL<136> {
+  // D[64 x 136] (+)= A[64 x 16] (registers) . B[16 x 136], B MN-major in shared memory
+  // (imm-trans-b = 1: the tile is stored [k][n] with n contiguous).
+  static __device__ __forceinline__ void rs(float (&d)[68], uint32_t a0, uint32_t a1, uint32_t a2,
+                                            uint32_t a3, uint64_t b, int accumulate) {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %73, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n136k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, "
+        "%10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, "
+        "%29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+        "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, "
+        "%67}, {%68, %69, %70, %71}, %72, p, 1, 1, 1; "
+        "\n}\n"
+        :
+        "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+        "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(b), "r"(accumulate));
+  }
+};
+}  // namespace attn_phase_e
 
 namespace {
 using attn_phase_e::Wgmma;
@@ -1262,13 +1367,23 @@ __device__ __forceinline__ void issue_qk(float (&s)[C::BN / 2], uint64_t q_desc,
 }
 
 // O += P·V for one V stage (issued, not waited for).
+// L_TENSOR: the ones slab sits at a fixed address, so the slab offset shrinks by what the start
+// address gains at each k16 step.
+// L_TENSOR 2: ts (four registers) gets the tile's row sums, P·ones, from the ones block (ones_desc).
 template <class C>
-__device__ __forceinline__ void issue_pv(float (&o)[C::D / 2], const uint32_t (&pf)[C::BN / 4],
-                                         uint64_t v_desc) {
+__device__ __forceinline__ void issue_pv(float (&o)[C::OA / 2], const uint32_t (&pf)[C::BN / 4],
+                                         uint64_t v_desc, float (*ts)[4] = nullptr, uint64_t ones_desc = 0) {
 #pragma unroll
-  for (int kk = 0; kk < C::BN / 16; ++kk)
-    Wgmma<C::D, C::BF16>::rs(o, pf[4 * kk], pf[4 * kk + 1], pf[4 * kk + 2], pf[4 * kk + 3],
-                             v_desc + uint32_t((kk * 2048) >> 4), 1);
+  for (int kk = 0; kk < C::BN / 16; ++kk) {
+    const uint64_t step = uint64_t((kk * 2048) >> 4);
+    if constexpr (C::LT)
+      attn_phase_e::WgmmaL<C::OA>::rs(o, pf[4 * kk], pf[4 * kk + 1], pf[4 * kk + 2], pf[4 * kk + 3],
+                                      v_desc + step - (step << 16), 1);
+    else
+      Wgmma<C::D, C::BF16>::rs(o, pf[4 * kk], pf[4 * kk + 1], pf[4 * kk + 2], pf[4 * kk + 3], v_desc + step, 1);
+    if constexpr (C::LS)
+      attn_phase_e::WgmmaL<8>::rs(*ts, pf[4 * kk], pf[4 * kk + 1], pf[4 * kk + 2], pf[4 * kk + 3], ones_desc, kk > 0);
+  }
 }
 
 // Sets S to -inf where the key is past S_k or, if causal, after the query. Runs before the row
@@ -1301,7 +1416,14 @@ __device__ __forceinline__ void softmax_tile(float (&s)[C::BN / 2], float (&m)[2
     for (int i = 0; i < C::BN / 8; ++i) mx = fmaxf(mx, fmaxf(s[4 * i + 2 * h], s[4 * i + 2 * h + 1]));
     mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
     mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
-    const float m_new = fmaxf(m[h], mx * scale_log2);  // scale > 0: max commutes with it
+    float m_new = fmaxf(m[h], mx * scale_log2);  // scale > 0: max commutes with it
+    if constexpr (C::LSUM && RESCALE_T > 0) {
+      // A stale max stands while the tile's stays within RESCALE_T of it (p <= 2^RESCALE_T): l
+      // sums the same rounded P as O, so the rounding of p cancels in O / l as with p = 1. A
+      // row's first visible key always replaces -inf.
+      const float m_tile = mx * scale_log2;
+      m_new = m_tile > m[h] + float(RESCALE_T) ? m_tile : m[h];
+    }
     // Every row sees key 0 in the first tile, so m_new is finite from then on; the guard keeps
     // (-inf) - (-inf) = NaN out should a row ever have no visible key yet.
     const float m_use = m_new == -INFINITY ? 0.f : m_new;
@@ -1314,19 +1436,22 @@ __device__ __forceinline__ void softmax_tile(float (&s)[C::BN / 2], float (&m)[2
       const float p1 = fast_exp2f(fmaf(s[4 * i + 2 * h + 1], scale_log2, -m_use));
       s[4 * i + 2 * h] = p0;
       s[4 * i + 2 * h + 1] = p1;
-      sum0 += p0;
-      sum1 += p1;
+      if constexpr (!C::LSUM) {  // L_TENSOR: the tensor cores sum them
+        sum0 += p0;
+        sum1 += p1;
+      }
     }
-    l[h] = l[h] * alpha[h] + (sum0 + sum1);
+    if constexpr (!C::LSUM) l[h] = l[h] * alpha[h] + (sum0 + sum1);
+    if constexpr (C::LS) l[h] *= alpha[h];  // this tile's sums come after its P·V
   }
 }
 
 // O *= alpha per row, skipped (exactly) when no row of the warp moved its max.
 template <class C>
-__device__ __forceinline__ void rescale_o(float (&o)[C::D / 2], const float (&alpha)[2]) {
+__device__ __forceinline__ void rescale_o(float (&o)[C::OA / 2], const float (&alpha)[2]) {
   if (__any_sync(0xffffffffu, alpha[0] != 1.f || alpha[1] != 1.f)) {
 #pragma unroll
-    for (int i = 0; i < C::D / 8; ++i) {
+    for (int i = 0; i < C::OA / 8; ++i) {
       o[4 * i + 0] *= alpha[0];
       o[4 * i + 1] *= alpha[0];
       o[4 * i + 2] *= alpha[1];
@@ -1357,7 +1482,7 @@ __device__ __forceinline__ void rescale_o(float (&o)[C::D / 2], const float (&al
 // 88befef and a58f1e8): a warpgroup vote (bar.red.or), on whose result ptxas blocks
 // mid-softmax, and the same test without the warp vote, before which ptxas puts WARPSYNC.ALL.
 template <class C>
-__device__ __forceinline__ void wait_pv_and_rescale(float (&o)[C::D / 2], const float (&alpha)[2],
+__device__ __forceinline__ void wait_pv_and_rescale(float (&o)[C::OA / 2], const float (&alpha)[2],
                                                     uint32_t zero) {
   const bool moved = alpha[0] != 1.f || alpha[1] != 1.f;
   const bool take = (__float_as_uint(alpha[0]) & zero) == 0u;
@@ -1366,7 +1491,7 @@ __device__ __forceinline__ void wait_pv_and_rescale(float (&o)[C::D / 2], const 
     pin(o);
     if (__any_sync(0xffffffffu, moved)) {
 #pragma unroll
-      for (int i = 0; i < C::D / 8; ++i) {
+      for (int i = 0; i < C::OA / 8; ++i) {
         o[4 * i + 0] *= alpha[0];
         o[4 * i + 1] *= alpha[0];
         o[4 * i + 2] *= alpha[1];
@@ -1389,7 +1514,7 @@ __device__ __forceinline__ void convert_p(const float (&s)[C::BN / 2], uint32_t 
 // visible key (m = -inf, l = 0, O = 0). SYM: every product rounded, then one add (no FMA), so
 // that the result does not depend on which partial is whose.
 template <class C, bool SYM, class LoadO>
-__device__ __forceinline__ void fold_partial(float (&o)[C::D / 2], float (&m)[2], float (&lt)[2],
+__device__ __forceinline__ void fold_partial(float (&o)[C::OA / 2], float (&m)[2], float (&lt)[2],
                                              const float4 ml, LoadO load_o) {
   auto fold = [](float a, float wa, float b, float wb) {
     return SYM ? __fadd_rn(__fmul_rn(a, wa), __fmul_rn(b, wb)) : a * wa + b * wb;
@@ -1576,6 +1701,14 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
     if (PERS) mbar_init(q_empty, C::CWG);
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
   }
+  if constexpr (C::LSUM) {
+    // The ones block: 2048 bytes of fp16 1.0, one 16-byte store per thread of the first
+    // warpgroup, made visible to wgmma (the async proxy) before the barrier below.
+    if (tid < C::ONES_BYTES / 16)
+      *reinterpret_cast<uint4*>(smem + C::ONES_OFF + 16 * tid) = make_uint4(0x3C003C00u, 0x3C003C00u,
+                                                                            0x3C003C00u, 0x3C003C00u);
+    fence_proxy_async();
+  }
   __syncthreads();  // the last CTA-wide barrier: the producer warpgroup leaves early
 
   if (wg == 0) {
@@ -1729,7 +1862,13 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
 
     const uint64_t q_desc = smem_desc(sb + C::Q_OFF + rg * 64 * 128, 16, 1024);
     auto k_desc = [&](int s) { return smem_desc(sb + C::K_OFF + s * C::KV_BYTES, 16, 1024); };
-    auto v_desc = [&](int s) { return smem_desc(sb + C::V_OFF + s * C::KV_BYTES, C::KV_SLAB, 1024); };
+    // L_TENSOR 2: P·ones reads the first 8 columns of the ones block.
+    const uint64_t ones_desc = smem_desc(sb + C::ONES_OFF, 16, 1024);
+    // (L_TENSOR 1: the second slab of [V | ones] is the ones block, wherever the stage is.)
+    auto v_desc = [&](int s) {
+      const uint32_t v = C::V_OFF + s * C::KV_BYTES;
+      return smem_desc(sb + v, C::LT ? C::ONES_OFF - v : C::KV_SLAB, 1024);
+    };
 
     // Ping-pong turns: warpgroup cw waits on barrier PPB+cw before issuing its GEMMs and, once
     // they are issued, hands the turn to warpgroup cw+1 (mod CWG). The last warpgroup gives the
@@ -1748,12 +1887,12 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       if (n_wg > 0 && cw == C::CWG - 1) named_bar_arrive(PPB, 256);
     }
 
-    float o[C::D / 2];
+    float o[C::OA / 2];
     float s[C::BN / 2];
     uint32_t pf[C::BN / 4];
     float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.f, 0.f}, alpha[2];
 #pragma unroll
-    for (int i = 0; i < C::D / 2; ++i) o[i] = 0.f;
+    for (int i = 0; i < C::OA / 2; ++i) o[i] = 0.f;
     const float scale_log2 = p.scale_log2;
 
     mbar_wait(q_full, k & 1u);
@@ -1853,11 +1992,17 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
         pin(o);
         pin(pf);
         wgmma_fence();
-        issue_pv<C>(o, pf, v_desc(st));
+        float ts[4];
+        issue_pv<C>(o, pf, v_desc(st), &ts, ones_desc);
         wgmma_commit();
         wgmma_wait<0>();
         pin(o);
         pin(pf);
+        if constexpr (C::LS) {
+          pin(ts);
+          l[0] += ts[0];  // (row g: columns 2t, 2t+1 of P·ones both hold its sum)
+          l[1] += ts[2];
+        }
         if (leader) mbar_arrive(v_empty(st));
       }
       if (n_wg > 0) ATTN_HOLD(st_e);  // (e)
@@ -1892,10 +2037,16 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
     float lt[2];
 #pragma unroll
     for (int hh = 0; hh < 2; ++hh) {
-      float x = l[hh];
-      x += __shfl_xor_sync(0xffffffffu, x, 1);
-      x += __shfl_xor_sync(0xffffffffu, x, 2);
-      lt[hh] = x;
+      if constexpr (C::LT) {
+        lt[hh] = o[C::D / 2 + 2 * hh];  // column D + 2t of row hh: the whole row's sum in every lane
+      } else if constexpr (C::LS) {
+        lt[hh] = l[hh];  // sums of whole rows already
+      } else {
+        float x = l[hh];
+        x += __shfl_xor_sync(0xffffffffu, x, 1);
+        x += __shfl_xor_sync(0xffffffffu, x, 2);
+        lt[hh] = x;
+      }
     }
 
     if constexpr (C::KS > 1) {

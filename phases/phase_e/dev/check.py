@@ -95,6 +95,14 @@ LIBS = {
     "e_m2w2_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DCONSUMER_WG_D64=2", "-DBLOCK_N_D64=64", "-DSTAGES_D64=3",
                         "-DMINB_D64=2", "-DOVERLAP_D64=0"]),
     "e_m4w1": (E, ["-DCONSUMER_WG_D64=1", "-DBLOCK_N_D64=64", "-DSTAGES_D64=2", "-DMINB_D64=4", "-DOVERLAP_D64=0"]),
+    # Eleventh session: the row sum on the tensor cores (L_TENSOR, fp16 d=64 only: at d=128 the
+    # ones block does not fit beside the persistent kernel's 225 KB): [V | ones] in the main,
+    # split-KV and key-split kernels, P·ones on its own in the short-row one; alone and with a
+    # stale running max (RESCALE_T).
+    "e_lt": (E, ["-DL_TENSOR_D64=1", "-DL_TENSOR_SHORT=2"]),
+    "e_lt_rt8": (E, ["-DL_TENSOR_D64=1", "-DL_TENSOR_SHORT=2", "-DRESCALE_T=8"]),
+    "e_lt_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DL_TENSOR_D64=1", "-DL_TENSOR_SHORT=2"]),
+    "e_lt_rt8_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DL_TENSOR_D64=1", "-DL_TENSOR_SHORT=2", "-DRESCALE_T=8"]),
     "d": ("phases/phase_d", []),                                   # phase_d's shipped default
     # The seventh session's two slower guards for the P.V wait (WAIT_GUARD 0 and 1: e_wg0, e_wg1)
     # left the source: 7fa4e95 has them.
@@ -306,7 +314,15 @@ def check_case(lib, shape, dtype, causal, layout, std=1.0, seed=0, rows=None, pa
         ours_lse = lse if rows is None else lse[:, :, rows]
         lerr = ((ours_lse.double() - ref_lse).abs() / (1 + ref_lse.abs())).max().item()
         res["lse_err"] = lerr
-        ok = ok and lerr < 1e-4
+        if os.environ.get("LSE_GATE"):
+            # The gate's bound (floor.yaml: 1e-3 + 1e-4 x |lse|max) instead of this check's tighter
+            # 1e-4 relative: for builds whose l sums the 16-bit P (L_TENSOR), which moves the LSE
+            # by up to 2^-11 in fp16 by construction.
+            aerr = (ours_lse.double() - ref_lse).abs().max().item()
+            res["lse_abs"] = aerr
+            ok = ok and aerr <= 1e-3 + 1e-4 * ref_lse.abs().max().item()
+        else:
+            ok = ok and lerr < 1e-4
     if big is not None:
         mask = torch.ones_like(big, dtype=torch.bool)
         mask[:, :, 2:2 + Sq, 8:8 + D] = False
@@ -326,6 +342,8 @@ def fmt(r):
         s += f" err={r['err']:.2e} sdpa={r['err_sdpa']:.2e} ratio={r['ratio']:.2f}"
     if "lse_err" in r:
         s += f" lse={r['lse_err']:.1e}"
+    if "lse_abs" in r:
+        s += f" lse_abs={r['lse_abs']:.1e}"
     return s + ("  OK" if r["ok"] else "  FAIL")
 
 

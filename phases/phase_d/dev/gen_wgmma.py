@@ -4,11 +4,15 @@ An inline-asm operand list cannot be built by the preprocessor or a template, so
 (N, dtype) gets its own statement, written out here.
 
   python3 phases/phase_d/dev/gen_wgmma.py > /tmp/wg.inc
-  python3 phases/phase_d/dev/gen_wgmma.py 256 > /tmp/wg.inc   # phase_e: also N = 256 (SS only)
+  python3 phases/phase_d/dev/gen_wgmma.py 256 --rs-f16=8,72 > /tmp/wg.inc
+      # phase_e: also N = 256 (SS only), and fp16 RS-only wrappers at N = 8 and 72 (L_TENSOR's
+      # P·ones and P·[V | ones])
 """
 import sys
 
-SS_N = list(range(64, 193, 16)) + [int(a) for a in sys.argv[1:]]  # keys per tile (the N of Q.K^T)
+ARGS = [a for a in sys.argv[1:] if not a.startswith("--rs-f16=")]
+RS_F16_ONLY = [int(n) for a in sys.argv[1:] if a.startswith("--rs-f16=") for n in a.split("=")[1].split(",")]
+SS_N = list(range(64, 193, 16)) + [int(a) for a in ARGS]  # keys per tile (the N of Q.K^T)
 RS_N = [64, 128]                  # head dims (the N of P.V)
 TYPES = [("false", "f16"), ("true", "bf16")]
 
@@ -79,3 +83,7 @@ for n in SS_N:
         if n in RS_N:
             print(rs(n, bf, ty), end="")
         print("};")
+for n in RS_F16_ONLY:
+    print(f"template <> struct Wgmma<{n}, false> {{")
+    print(rs(n, "false", "f16"), end="")
+    print("};")

@@ -98,12 +98,13 @@ LIBS = {
     # Eleventh session: the row sum on the tensor cores (L_TENSOR, fp16 d=64 only: at d=128 the
     # ones block does not fit beside the persistent kernel's 225 KB): [V | ones] in the main,
     # split-KV and key-split kernels, P·ones on its own in the short-row one; alone and with a
-    # stale running max (RESCALE_T). e_lt_rt8 is the default build since d4c9d0a; e_lt0 is the
-    # kernel as it was before (the fp32 sum and the exact max everywhere).
+    # stale running max (RESCALE_T; call 1 ran them when its default was 0, so e_lt now says so).
+    # e_lt_rt8 is the default build since d4c9d0a; e_lt0 is the kernel as it was before (the fp32
+    # sum and the exact max everywhere).
     "e_lt0": (E, ["-DL_TENSOR_D64=0", "-DL_TENSOR_SHORT=0", "-DRESCALE_T=0"]),
-    "e_lt": (E, ["-DL_TENSOR_D64=1", "-DL_TENSOR_SHORT=2"]),
+    "e_lt": (E, ["-DL_TENSOR_D64=1", "-DL_TENSOR_SHORT=2", "-DRESCALE_T=0"]),
     "e_lt_rt8": (E, ["-DL_TENSOR_D64=1", "-DL_TENSOR_SHORT=2", "-DRESCALE_T=8"]),
-    "e_lt_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DL_TENSOR_D64=1", "-DL_TENSOR_SHORT=2"]),
+    "e_lt_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DL_TENSOR_D64=1", "-DL_TENSOR_SHORT=2", "-DRESCALE_T=0"]),
     "e_lt_rt8_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DL_TENSOR_D64=1", "-DL_TENSOR_SHORT=2", "-DRESCALE_T=8"]),
     "d": ("phases/phase_d", []),                                   # phase_d's shipped default
     # The seventh session's two slower guards for the P.V wait (WAIT_GUARD 0 and 1: e_wg0, e_wg1)

@@ -254,6 +254,19 @@
 #ifndef RESCALE_T  // with L_TENSOR, fp16 d=64: +2.2 to +3% on the main kernel's shapes (NOTES.md)
 #define RESCALE_T 8
 #endif
+// The softmax's prefix (twelfth session; both exact: the outputs are bit for bit those without).
+// SOFTMAX_TREE: each thread's part of a row max as a balanced tree of FMNMX (depth 5 at 32
+// values) rather than one dependent chain. SOFTMAX_VOTE: each thread tests its own scores
+// against its rows' running max (plus RESCALE_T where that holds) and the warp votes; when no
+// row of the warp moves, the quad shuffles and the max update are skipped (a row's quad max
+// exceeds the bound exactly when one of its lanes' does). 1: where the stale max holds (the
+// common tile then takes the short path); 2: in the exact-max kernels as well; 0: off.
+#ifndef SOFTMAX_TREE
+#define SOFTMAX_TREE 1
+#endif
+#ifndef SOFTMAX_VOTE
+#define SOFTMAX_VOTE 1
+#endif
 #ifndef SHORT_FOLD_LAST  // 1: the last key-split rank (whose tiles arrive last) folds and stores
 #define SHORT_FOLD_LAST 1  // sixth session: seed graph -2.7% against rank 0 folding (NOTES.md)
 #endif
@@ -1366,33 +1379,75 @@ __device__ __forceinline__ void apply_mask(float (&s)[C::BN / 2], int row0, int 
   }
 }
 
+// This thread's part of row h's max (its BN/4 scores of that row), before the quad reduction.
+template <class C>
+__device__ __forceinline__ float local_row_max(const float (&s)[C::BN / 2], int h) {
+  if constexpr (SOFTMAX_TREE) {
+    float v[C::BN / 8];
+#pragma unroll
+    for (int i = 0; i < C::BN / 8; ++i) v[i] = fmaxf(s[4 * i + 2 * h], s[4 * i + 2 * h + 1]);
+#pragma unroll
+    for (int w = 1; w < C::BN / 8; w *= 2) {
+#pragma unroll
+      for (int i = 0; i + w < C::BN / 8; i += 2 * w) v[i] = fmaxf(v[i], v[i + w]);
+    }
+    return v[0];
+  } else {
+    float mx = -INFINITY;
+#pragma unroll
+    for (int i = 0; i < C::BN / 8; ++i) mx = fmaxf(mx, fmaxf(s[4 * i + 2 * h], s[4 * i + 2 * h + 1]));
+    return mx;
+  }
+}
+
 // Online softmax on one tile, in place: S becomes exp2(S*c - m_new) (fp32), m and the per-lane
 // partial sums l are updated, and alpha = exp2(m_old - m_new) is returned for the O rescale.
-// A row's BN scores sit in the 4 lanes of a quad, so the max takes two xor-shuffles; the sum
+// A row's BN scores sit in the 4 lanes of a quad, so the max takes two xor-shuffles (unless the
+// warp's vote finds no row moving: SOFTMAX_VOTE); the sum
 // stays per lane (all four lanes apply the same alphas) and is reduced once, in the epilogue.
 template <class C>
 __device__ __forceinline__ void softmax_tile(float (&s)[C::BN / 2], float (&m)[2], float (&l)[2],
                                              float (&alpha)[2], float scale_log2) {
+  constexpr bool STALE = C::LSUM && RESCALE_T > 0;
+  constexpr float REACH = STALE ? float(RESCALE_T) : 0.f;
+  float mx[2], m_new[2];
+#pragma unroll
+  for (int h = 0; h < 2; ++h) mx[h] = local_row_max<C>(s, h);
+  bool all_stay = false;
+  if constexpr (SOFTMAX_VOTE == 2 || (SOFTMAX_VOTE == 1 && STALE)) {
+    // A row keeps its max unless its tile max (x scale) exceeds m + REACH, which holds for the
+    // row exactly when it holds for one of its quad's lanes; m = -inf always fails (-inf + REACH
+    // is -inf), unless all the row's scores are -inf too, and then the update keeps -inf as well.
+    bool stay = true;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) stay = stay && !(mx[h] * scale_log2 > m[h] + REACH);
+    all_stay = __all_sync(0xffffffffu, stay);
+  }
+  if (all_stay) {
+#pragma unroll
+    for (int h = 0; h < 2; ++h) m_new[h] = m[h];
+  } else {
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      mx[h] = fmaxf(mx[h], __shfl_xor_sync(0xffffffffu, mx[h], 1));
+      mx[h] = fmaxf(mx[h], __shfl_xor_sync(0xffffffffu, mx[h], 2));
+      m_new[h] = fmaxf(m[h], mx[h] * scale_log2);  // scale > 0: max commutes with it
+      if constexpr (STALE) {
+        // A stale max stands while the tile's stays within RESCALE_T of it (p <= 2^RESCALE_T): l
+        // sums the same rounded P as O, so the rounding of p cancels in O / l as with p = 1. A
+        // row's first visible key always replaces -inf.
+        const float m_tile = mx[h] * scale_log2;
+        m_new[h] = m_tile > m[h] + float(RESCALE_T) ? m_tile : m[h];
+      }
+    }
+  }
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
-    float mx = -INFINITY;
-#pragma unroll
-    for (int i = 0; i < C::BN / 8; ++i) mx = fmaxf(mx, fmaxf(s[4 * i + 2 * h], s[4 * i + 2 * h + 1]));
-    mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
-    mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
-    float m_new = fmaxf(m[h], mx * scale_log2);  // scale > 0: max commutes with it
-    if constexpr (C::LSUM && RESCALE_T > 0) {
-      // A stale max stands while the tile's stays within RESCALE_T of it (p <= 2^RESCALE_T): l
-      // sums the same rounded P as O, so the rounding of p cancels in O / l as with p = 1. A
-      // row's first visible key always replaces -inf.
-      const float m_tile = mx * scale_log2;
-      m_new = m_tile > m[h] + float(RESCALE_T) ? m_tile : m[h];
-    }
     // Every row sees key 0 in the first tile, so m_new is finite from then on; the guard keeps
     // (-inf) - (-inf) = NaN out should a row ever have no visible key yet.
-    const float m_use = m_new == -INFINITY ? 0.f : m_new;
+    const float m_use = m_new[h] == -INFINITY ? 0.f : m_new[h];
     alpha[h] = fast_exp2f(m[h] - m_use);
-    m[h] = m_new;
+    m[h] = m_new[h];
     float sum0 = 0.f, sum1 = 0.f;  // two chains: half the FADD latency on the critical path
 #pragma unroll
     for (int i = 0; i < C::BN / 8; ++i) {

@@ -113,6 +113,8 @@ LIBS = {
     "e_tree": (E, ["-DSOFTMAX_TREE=1", "-DSOFTMAX_VOTE=0"]),
     "e_sv1": (E, ["-DSOFTMAX_TREE=1", "-DSOFTMAX_VOTE=1"]),
     "e_sv2": (E, ["-DSOFTMAX_TREE=1", "-DSOFTMAX_VOTE=2"]),
+    "e_sv3": (E, ["-DSOFTMAX_TREE=1", "-DSOFTMAX_VOTE=3"]),
+    "e_sv3_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSOFTMAX_TREE=1", "-DSOFTMAX_VOTE=3"]),
     "e_sv1_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSOFTMAX_TREE=1", "-DSOFTMAX_VOTE=1"]),
     "e_sv2_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSOFTMAX_TREE=1", "-DSOFTMAX_VOTE=2"]),
     "d": ("phases/phase_d", []),                                   # phase_d's shipped default

@@ -14,7 +14,8 @@
 // fastest; on by default) and ATTN_PDL (programmatic dependent launch). NOTES.md says what
 // each measured. In fp16 at d=64 (outside the key split) the tensor cores also sum each row's
 // rounded P (L_TENSOR), which lets the row max go stale by up to 2^RESCALE_T (O's rescale then
-// skipped) while l stays the sum of exactly what P·V multiplied.
+// skipped) while l stays the sum of exactly what P·V multiplied; a tile in which no row of a
+// warp would move its max then skips the quad shuffles of the max too (SOFTMAX_VOTE).
 //
 // phase_d: attention forward on Hopper's own machinery (sm_90a): TMA, mbarrier rings, wgmma,
 // warp specialisation and setmaxnreg.
@@ -77,6 +78,9 @@
 //   L_TENSOR_D64/_SHORT, RESCALE_T  fp16 d=64: row sums on the tensor cores ([V | ones]: 1; a
 //                           P·ones of their own: 2; off: 0; defaults 1 / 2) and the stale max's
 //                           reach in log2 units (default 8; 0: the exact running max)
+//   SOFTMAX_TREE, SOFTMAX_VOTE  the row max as a tree (default 1); a warp vote that skips the
+//                           max's quad shuffles when no row moves (1: stale-max kernels, the
+//                           default; 2: every kernel; 0: off)
 //   ATTN_STAMPS             diagnostic: 1 records globaltimer/clock64 at fixed points (default 0)
 // A combination that cannot work is a compile error (static_assert) naming the limit: shared
 // memory over 227 KB, too few registers per consumer thread for the S, P and O fragments, a
@@ -260,8 +264,8 @@
 // against its rows' running max (plus RESCALE_T where that holds) and the warp votes; when no
 // row of the warp moves, the quad shuffles and the max update are skipped (a row's quad max
 // exceeds the bound exactly when one of its lanes' does). 1: where the stale max holds (the
-// common tile then takes the short path); 2: in the exact-max kernels as well; 3: as 1, with a
-// vote per row in the main kernels (row 1's max then runs under row 0's exponentials); 0: off.
+// common tile then takes the short path); 2: in the exact-max kernels as well (1-1.6% slower at
+// d=128, where the max rises in most tiles); 0: off. (A vote per row, 3, is in git at 959ed53.)
 #ifndef SOFTMAX_TREE
 #define SOFTMAX_TREE 1
 #endif
@@ -1401,34 +1405,6 @@ __device__ __forceinline__ float local_row_max(const float (&s)[C::BN / 2], int 
   }
 }
 
-// SOFTMAX_VOTE 3 (the stale max with L_TENSOR 1 only: no l to update here): a vote per row, so
-// that row 1's max runs under row 0's exponentials. Not in the short-row kernel, whose 64-register
-// cap then serialises its wgmmas (ptxas C7512).
-template <class C>
-__device__ __forceinline__ void softmax_tile_per_row(float (&s)[C::BN / 2], float (&m)[2], float (&alpha)[2],
-                                                     float scale_log2) {
-  static_assert(C::LT, "the per-row vote is for L_TENSOR 1 kernels");
-#pragma unroll
-  for (int h = 0; h < 2; ++h) {
-    float mx = local_row_max<C>(s, h);
-    float m_new = m[h];
-    if (!__all_sync(0xffffffffu, !(mx * scale_log2 > m[h] + float(RESCALE_T)))) {
-      mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
-      mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
-      const float m_tile = mx * scale_log2;
-      m_new = m_tile > m[h] + float(RESCALE_T) ? m_tile : m[h];
-    }
-    const float m_use = m_new == -INFINITY ? 0.f : m_new;
-    alpha[h] = fast_exp2f(m[h] - m_use);
-    m[h] = m_new;
-#pragma unroll
-    for (int i = 0; i < C::BN / 8; ++i) {
-      s[4 * i + 2 * h] = fast_exp2f(fmaf(s[4 * i + 2 * h], scale_log2, -m_use));
-      s[4 * i + 2 * h + 1] = fast_exp2f(fmaf(s[4 * i + 2 * h + 1], scale_log2, -m_use));
-    }
-  }
-}
-
 // Online softmax on one tile, in place: S becomes exp2(S*c - m_new) (fp32), m and the per-lane
 // partial sums l are updated, and alpha = exp2(m_old - m_new) is returned for the O rescale.
 // A row's BN scores sit in the 4 lanes of a quad, so the max takes two xor-shuffles (unless the
@@ -1439,15 +1415,11 @@ __device__ __forceinline__ void softmax_tile(float (&s)[C::BN / 2], float (&m)[2
                                              float (&alpha)[2], float scale_log2) {
   constexpr bool STALE = C::LSUM && RESCALE_T > 0;
   constexpr float REACH = STALE ? float(RESCALE_T) : 0.f;
-  if constexpr (SOFTMAX_VOTE == 3 && STALE && C::MINB == 1) {
-    softmax_tile_per_row<C>(s, m, alpha, scale_log2);
-    return;
-  }
   float mx[2], m_new[2];
 #pragma unroll
   for (int h = 0; h < 2; ++h) mx[h] = local_row_max<C>(s, h);
   bool all_stay = false;
-  if constexpr (SOFTMAX_VOTE == 2 || ((SOFTMAX_VOTE == 1 || SOFTMAX_VOTE == 3) && STALE)) {
+  if constexpr (SOFTMAX_VOTE == 2 || (SOFTMAX_VOTE == 1 && STALE)) {
     // A row keeps its max unless its tile max (x scale) exceeds m + REACH, which holds for the
     // row exactly when it holds for one of its quad's lanes; m = -inf always fails (-inf + REACH
     // is -inf), unless all the row's scores are -inf too, and then the update keeps -inf as well.

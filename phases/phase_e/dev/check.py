@@ -107,14 +107,13 @@ LIBS = {
     "e_lt_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DL_TENSOR_D64=1", "-DL_TENSOR_SHORT=2", "-DRESCALE_T=0"]),
     "e_lt_rt8_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DL_TENSOR_D64=1", "-DL_TENSOR_SHORT=2", "-DRESCALE_T=8"]),
     # twelfth session: the softmax's prefix (SOFTMAX_TREE, SOFTMAX_VOTE; NOTES.md). e_sm0 is the
-    # kernel before it (the chain max, the shuffles in every tile).
+    # kernel before it (the chain max, the shuffles in every tile). The per-row vote
+    # (SOFTMAX_VOTE=3: e_sv3, e_sv3_trap; 2% slower, call 2) is in git at 959ed53.
     "e_sm0": (E, ["-DSOFTMAX_TREE=0", "-DSOFTMAX_VOTE=0"]),
     "e_base": ("phases/phase_e/dev/base_e451071", []),            # kernel.cu of e451071, verbatim
     "e_tree": (E, ["-DSOFTMAX_TREE=1", "-DSOFTMAX_VOTE=0"]),
     "e_sv1": (E, ["-DSOFTMAX_TREE=1", "-DSOFTMAX_VOTE=1"]),
     "e_sv2": (E, ["-DSOFTMAX_TREE=1", "-DSOFTMAX_VOTE=2"]),
-    "e_sv3": (E, ["-DSOFTMAX_TREE=1", "-DSOFTMAX_VOTE=3"]),
-    "e_sv3_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSOFTMAX_TREE=1", "-DSOFTMAX_VOTE=3"]),
     "e_sv1_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSOFTMAX_TREE=1", "-DSOFTMAX_VOTE=1"]),
     "e_sv2_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSOFTMAX_TREE=1", "-DSOFTMAX_VOTE=2"]),
     "d": ("phases/phase_d", []),                                   # phase_d's shipped default

@@ -272,13 +272,6 @@
 #ifndef SOFTMAX_VOTE
 #define SOFTMAX_VOTE 1
 #endif
-// Twelfth session: the short-row kernel's in-turn loop issues the next tile's Q·Kᵀ right behind
-// this tile's P·V (P then needs registers of its own, which the 104 of a consumer hold), so the
-// two GEMMs' round trips overlap; the softmax still runs in turn. 0: each tile's Q·Kᵀ after the
-// previous P·V has retired.
-#ifndef SHORT_QK_EARLY
-#define SHORT_QK_EARLY 0
-#endif
 #ifndef SHORT_FOLD_LAST  // 1: the last key-split rank (whose tiles arrive last) folds and stores
 #define SHORT_FOLD_LAST 1  // sixth session: seed graph -2.7% against rank 0 folding (NOTES.md)
 #endif
@@ -324,7 +317,6 @@ struct Config {
   // OVL_ false: this kernel runs each warpgroup's steps strictly in turn (the short-row kernel,
   // whose several CTAs per SM hide each other's softmax instead).
   static constexpr bool OVL = OVERLAP && OVL_ && !ONE_STEP;
-  static constexpr bool QK_EARLY = SHORT_QK_EARLY && !OVL && MINB_ > 1;  // the short-row kernel
   // Split-KV: the CTAs of one cluster share a query tile and each takes a slice of its keys;
   // partial (O, m, l) are combined through distributed shared memory.
   static constexpr bool SPLIT = SPLIT_;
@@ -2001,57 +1993,6 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
           if (leader && !PERS) mbar_arrive(v_empty(sv));  // persistent: after O's store
         }
       }  // n_wg > 0
-    } else if constexpr (C::QK_EARLY) {
-      if (n_wg > 0) {
-        {
-          const int i = tix(0), st = stg(i);
-          mbar_wait(k_full(st), phs(i));
-          wgmma_fence();
-          issue_qk<C>(s, q_desc, k_desc(st));  // S(0)
-          wgmma_commit();
-        }
-#pragma unroll 1
-        for (int u = 0; u < n_wg; ++u) {
-          const int i = tix(u);
-          const int j = j0 + i;
-          const int st = stg(i);
-          const uint32_t ph = phs(i);
-          wgmma_wait<0>();  // S(u); P(u-1)·V(u-1) retired in the previous step
-          pin(s);
-          if (leader) mbar_arrive(k_empty(st));
-          if (j >= n_full) apply_mask<C, CAUSAL>(s, row0, j * C::BN, p.S_k, t);
-          softmax_tile<C>(s, m, l, alpha, scale_log2);
-          if (u == 0) ATTN_HOLD(st_d);  // (d)
-          rescale_o<C>(o, alpha);
-          convert_p<C>(s, pf);
-          mbar_wait(v_full(st), ph);
-          pin(o);
-          pin(pf);
-          wgmma_fence();
-          float ts[4];
-          issue_pv<C>(o, pf, v_desc(st), &ts, ones_desc);
-          wgmma_commit();
-          if (u + 1 < n_wg) {
-            const int in = tix(u + 1), sn = stg(in);
-            mbar_wait(k_full(sn), phs(in));
-            wgmma_fence();
-            issue_qk<C>(s, q_desc, k_desc(sn));  // S(u+1), behind P(u)·V(u) in the tensor pipe
-            wgmma_commit();
-            wgmma_wait<1>();  // P(u)·V(u) retired: O, P (kept apart from S by the pin) and ts ours
-          } else {
-            wgmma_wait<0>();
-          }
-          pin(o);
-          pin(pf);
-          if constexpr (C::LS) {
-            pin(ts);
-            l[0] += ts[0];
-            l[1] += ts[2];
-          }
-          if (leader) mbar_arrive(v_empty(st));
-        }
-        ATTN_HOLD(st_e);  // (e)
-      }
     } else {
 #pragma unroll 1
       for (int u = 0; u < n_wg; ++u) {

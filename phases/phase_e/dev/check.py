@@ -116,11 +116,9 @@ LIBS = {
     "e_sv2": (E, ["-DSOFTMAX_TREE=1", "-DSOFTMAX_VOTE=2"]),
     "e_sv1_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSOFTMAX_TREE=1", "-DSOFTMAX_VOTE=1"]),
     "e_sv2_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSOFTMAX_TREE=1", "-DSOFTMAX_VOTE=2"]),
-    # twelfth session: the short-row kernel's next Q·Kᵀ behind this tile's P·V (SHORT_QK_EARLY).
-    "e_qke": (E, ["-DSHORT_QK_EARLY=1"]),
-    "e_qke_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_QK_EARLY=1"]),
-    "e_ls1": (E, ["-DL_TENSOR_SHORT=1"]),                         # the short-row kernel on [V | ones]
-    "e_ls1_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DL_TENSOR_SHORT=1"]),
+    # The short-row kernel's next Q·Kᵀ issued behind this tile's P·V (SHORT_QK_EARLY: e_qke,
+    # e_qke_trap) serialised its wgmmas under the 64-register launch cap (C7512); it is in git
+    # at e3dd69a.
     "d": ("phases/phase_d", []),                                   # phase_d's shipped default
     # The seventh session's two slower guards for the P.V wait (WAIT_GUARD 0 and 1: e_wg0, e_wg1)
     # left the source: 7fa4e95 has them.

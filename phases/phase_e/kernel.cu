@@ -272,16 +272,6 @@
 #ifndef SOFTMAX_VOTE
 #define SOFTMAX_VOTE 1
 #endif
-// SOFTMAX_FAST: the tile that keeps every max runs its exponentials from m as it stands, with
-// nothing computed after the vote (exact, as above). TURN_WAITS: the in-turn loop (the short-row
-// kernel) waits on each K and V barrier under the GEMM before the one that needs it, and skips
-// O's rescale vote when the softmax's vote kept every max. 0: off.
-#ifndef SOFTMAX_FAST
-#define SOFTMAX_FAST 0
-#endif
-#ifndef TURN_WAITS
-#define TURN_WAITS 0
-#endif
 #ifndef SHORT_FOLD_LAST  // 1: the last key-split rank (whose tiles arrive last) folds and stores
 #define SHORT_FOLD_LAST 1  // sixth session: seed graph -2.7% against rank 0 folding (NOTES.md)
 #endif
@@ -1421,27 +1411,11 @@ __device__ __forceinline__ float local_row_max(const float (&s)[C::BN / 2], int 
 // warp's vote finds no row moving: SOFTMAX_VOTE); the sum
 // stays per lane (all four lanes apply the same alphas) and is reduced once, in the epilogue.
 template <class C>
-__device__ __forceinline__ bool softmax_tile(float (&s)[C::BN / 2], float (&m)[2], float (&l)[2],
+__device__ __forceinline__ void softmax_tile(float (&s)[C::BN / 2], float (&m)[2], float (&l)[2],
                                              float (&alpha)[2], float scale_log2) {
   constexpr bool STALE = C::LSUM && RESCALE_T > 0;
   constexpr float REACH = STALE ? float(RESCALE_T) : 0.f;
-  auto row_exps = [&](int h, float m_use) {
-    float sum0 = 0.f, sum1 = 0.f;  // two chains: half the FADD latency on the critical path
-#pragma unroll
-    for (int i = 0; i < C::BN / 8; ++i) {
-      const float p0 = fast_exp2f(fmaf(s[4 * i + 2 * h], scale_log2, -m_use));
-      const float p1 = fast_exp2f(fmaf(s[4 * i + 2 * h + 1], scale_log2, -m_use));
-      s[4 * i + 2 * h] = p0;
-      s[4 * i + 2 * h + 1] = p1;
-      if constexpr (!C::LSUM) {  // L_TENSOR: the tensor cores sum them
-        sum0 += p0;
-        sum1 += p1;
-      }
-    }
-    if constexpr (!C::LSUM) l[h] = l[h] * alpha[h] + (sum0 + sum1);
-    if constexpr (C::LS) l[h] *= alpha[h];  // this tile's sums come after its P·V
-  };
-  float mx[2];
+  float mx[2], m_new[2];
 #pragma unroll
   for (int h = 0; h < 2; ++h) mx[h] = local_row_max<C>(s, h);
   bool all_stay = false;
@@ -1454,19 +1428,7 @@ __device__ __forceinline__ bool softmax_tile(float (&s)[C::BN / 2], float (&m)[2
     for (int h = 0; h < 2; ++h) stay = stay && !(mx[h] * scale_log2 > m[h] + REACH);
     all_stay = __all_sync(0xffffffffu, stay);
   }
-  float m_new[2];
   if (all_stay) {
-    if constexpr (SOFTMAX_FAST) {
-      // m stays: m_use and alpha (exp2(0) = 1, or exp2(-inf) = 0 for a row with no visible key
-      // yet) follow from m alone, so the exponentials need nothing computed after the vote.
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const bool none = m[h] == -INFINITY;
-        alpha[h] = none ? 0.f : 1.f;
-        row_exps(h, none ? 0.f : m[h]);
-      }
-      return true;
-    }
 #pragma unroll
     for (int h = 0; h < 2; ++h) m_new[h] = m[h];
   } else {
@@ -1491,9 +1453,21 @@ __device__ __forceinline__ bool softmax_tile(float (&s)[C::BN / 2], float (&m)[2
     const float m_use = m_new[h] == -INFINITY ? 0.f : m_new[h];
     alpha[h] = fast_exp2f(m[h] - m_use);
     m[h] = m_new[h];
-    row_exps(h, m_use);
+    float sum0 = 0.f, sum1 = 0.f;  // two chains: half the FADD latency on the critical path
+#pragma unroll
+    for (int i = 0; i < C::BN / 8; ++i) {
+      const float p0 = fast_exp2f(fmaf(s[4 * i + 2 * h], scale_log2, -m_use));
+      const float p1 = fast_exp2f(fmaf(s[4 * i + 2 * h + 1], scale_log2, -m_use));
+      s[4 * i + 2 * h] = p0;
+      s[4 * i + 2 * h + 1] = p1;
+      if constexpr (!C::LSUM) {  // L_TENSOR: the tensor cores sum them
+        sum0 += p0;
+        sum1 += p1;
+      }
+    }
+    if constexpr (!C::LSUM) l[h] = l[h] * alpha[h] + (sum0 + sum1);
+    if constexpr (C::LS) l[h] *= alpha[h];  // this tile's sums come after its P·V
   }
-  return all_stay;
 }
 
 // O *= alpha per row, skipped (exactly) when no row of the warp moved its max.
@@ -2020,37 +1994,31 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
         }
       }  // n_wg > 0
     } else {
-      // TURN_WAITS: K(u+1)'s barrier is waited on while P(u)·V(u) runs and V(u)'s while
-      // Q·Kᵀ(u) runs, instead of on the chain between one GEMM's retirement and the next issue.
-      constexpr bool TW = TURN_WAITS && C::MINB > 1;  // the short-row kernel (not the one-step key split)
-      if (TW && n_wg > 0) mbar_wait(k_full(stg(tix(0))), phs(tix(0)));
 #pragma unroll 1
       for (int u = 0; u < n_wg; ++u) {
         const int i = tix(u);
         const int j = j0 + i;
         const int st = stg(i);
         const uint32_t ph = phs(i);
-        if (!TW) mbar_wait(k_full(st), ph);
+        mbar_wait(k_full(st), ph);
         wgmma_fence();
         issue_qk<C>(s, q_desc, k_desc(st));
         wgmma_commit();
-        if (TW) mbar_wait(v_full(st), ph);
         wgmma_wait<0>();
         pin(s);
         if (leader) mbar_arrive(k_empty(st));
         if (j >= n_full) apply_mask<C, CAUSAL>(s, row0, j * C::BN, p.S_k, t);
-        const bool stayed = softmax_tile<C>(s, m, l, alpha, scale_log2);
+        softmax_tile<C>(s, m, l, alpha, scale_log2);
         if (u == 0) ATTN_HOLD(st_d);  // (d)
-        if (!(TW && stayed)) rescale_o<C>(o, alpha);  // stayed: every alpha is 1 (or O is 0)
+        rescale_o<C>(o, alpha);
         convert_p<C>(s, pf);
-        if (!TW) mbar_wait(v_full(st), ph);
+        mbar_wait(v_full(st), ph);
         pin(o);
         pin(pf);
         wgmma_fence();
         float ts[4];
         issue_pv<C>(o, pf, v_desc(st), &ts, ones_desc);
         wgmma_commit();
-        if (TW && u + 1 < n_wg) mbar_wait(k_full(stg(tix(u + 1))), phs(tix(u + 1)));
         wgmma_wait<0>();
         pin(o);
         pin(pf);

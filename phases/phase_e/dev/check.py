@@ -118,13 +118,9 @@ LIBS = {
     "e_sv2_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSOFTMAX_TREE=1", "-DSOFTMAX_VOTE=2"]),
     # The short-row kernel's next Q·Kᵀ issued behind this tile's P·V (SHORT_QK_EARLY: e_qke,
     # e_qke_trap) serialised its wgmmas under the 64-register launch cap (C7512); it is in git
-    # at e3dd69a.
-    # twelfth session: the fast tile's exponentials straight from m (SOFTMAX_FAST) and the in-turn
-    # loop's barrier waits under the GEMMs (TURN_WAITS).
-    "e_fast": (E, ["-DSOFTMAX_FAST=1"]),
-    "e_tw": (E, ["-DTURN_WAITS=1"]),
-    "e_ft": (E, ["-DSOFTMAX_FAST=1", "-DTURN_WAITS=1"]),
-    "e_ft_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSOFTMAX_FAST=1", "-DTURN_WAITS=1"]),
+    # at 054b263.
+    # SOFTMAX_FAST and TURN_WAITS (e_fast, e_tw, e_ft, e_ft_trap; slower, call 4) are in git
+    # at 5408b51.
     "d": ("phases/phase_d", []),                                   # phase_d's shipped default
     # The seventh session's two slower guards for the P.V wait (WAIT_GUARD 0 and 1: e_wg0, e_wg1)
     # left the source: 7fa4e95 has them.

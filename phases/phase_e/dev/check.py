@@ -110,7 +110,10 @@ LIBS = {
     # kernel before it (the chain max, the shuffles in every tile). The per-row vote
     # (SOFTMAX_VOTE=3: e_sv3, e_sv3_trap; 2% slower, call 2) is in git at 959ed53.
     "e_sm0": (E, ["-DSOFTMAX_TREE=0", "-DSOFTMAX_VOTE=0"]),
-    "e_base": ("phases/phase_e/dev/base_e451071", []),            # kernel.cu of e451071, verbatim
+    # e451071's kernel.cu, verbatim; not kept in the tree: first run
+    #   mkdir -p phases/phase_e/dev/base_e451071 &&
+    #   git show e451071:phases/phase_e/kernel.cu > phases/phase_e/dev/base_e451071/kernel.cu
+    "e_base": ("phases/phase_e/dev/base_e451071", []),
     "e_tree": (E, ["-DSOFTMAX_TREE=1", "-DSOFTMAX_VOTE=0"]),
     "e_sv1": (E, ["-DSOFTMAX_TREE=1", "-DSOFTMAX_VOTE=1"]),
     "e_sv2": (E, ["-DSOFTMAX_TREE=1", "-DSOFTMAX_VOTE=2"]),

@@ -124,6 +124,12 @@ LIBS = {
     # at 054b263.
     # SOFTMAX_FAST and TURN_WAITS (e_fast, e_tw, e_ft, e_ft_trap; slower, call 4) are in git
     # at 5408b51.
+    # twelfth session: the short-row kernel at three CTAs per SM again (the sixth session's 4-per-SM
+    # in-turn choice predates L_TENSOR, the stale max and the vote), on [V | ones], with and
+    # without the in-warpgroup overlap.
+    "e_s3o1": (E, ["-DSHORT_MINB=3", "-DSHORT_OVERLAP=1", "-DL_TENSOR_SHORT=1"]),
+    "e_s3i1": (E, ["-DSHORT_MINB=3", "-DL_TENSOR_SHORT=1"]),
+    "e_s3o1_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_MINB=3", "-DSHORT_OVERLAP=1", "-DL_TENSOR_SHORT=1"]),
     "d": ("phases/phase_d", []),                                   # phase_d's shipped default
     # The seventh session's two slower guards for the P.V wait (WAIT_GUARD 0 and 1: e_wg0, e_wg1)
     # left the source: 7fa4e95 has them.

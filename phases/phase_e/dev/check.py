@@ -126,7 +126,7 @@ LIBS = {
     # at 5408b51.
     # twelfth session: the short-row kernel at three CTAs per SM again (the sixth session's 4-per-SM
     # in-turn choice predates L_TENSOR, the stale max and the vote), on [V | ones], with and
-    # without the in-warpgroup overlap.
+    # without the in-warpgroup overlap (call 6: 11-16% and 7-10% slower).
     "e_s3o1": (E, ["-DSHORT_MINB=3", "-DSHORT_OVERLAP=1", "-DL_TENSOR_SHORT=1"]),
     "e_s3i1": (E, ["-DSHORT_MINB=3", "-DL_TENSOR_SHORT=1"]),
     "e_s3o1_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_MINB=3", "-DSHORT_OVERLAP=1", "-DL_TENSOR_SHORT=1"]),

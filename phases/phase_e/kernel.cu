@@ -284,7 +284,7 @@ constexpr float kLn2 = 0.6931471805599453f;
 // Configuration.
 // ---------------------------------------------------------------------------------------------
 template <typename T_, int D_, int CWG_, int BN_, int STAGES_, int PP_ = 0, bool SPLIT_ = false,
-          int MINB_ = 1, int KS_ = 1, bool OVL_ = true, bool PERS_ = (PERSIST != 0)>
+          int MINB_ = 1, int KS_ = 1, bool OVL_ = true, bool PERS_ = (PERSIST != 0), bool PW_ = false>
 struct Config {
   using T = T_;
   static constexpr bool BF16 = std::is_same_v<T, __nv_bfloat16>;
@@ -306,7 +306,12 @@ struct Config {
   static constexpr int RELEASERS = CWG / KS;  // consumer warpgroups that read each K/V stage
   static constexpr int BN = BN_;              // keys per K/V tile
   static constexpr int NSTAGE = STAGES_;
-  static constexpr int THREADS = 128 * (CWG + 1);  // + the producer warpgroup
+  // PW: the producer is one warp (warp 4*CWG) after the consumer warpgroups, not a warpgroup
+  // before them: fewer threads, so more registers per thread at launch for several CTAs per SM.
+  static constexpr bool PW = PW_;
+  static constexpr int THREADS = 128 * CWG + (PW ? 32 : 128);  // + the producer
+  static constexpr int CONS0 = PW ? 0 : 128;         // consumer warpgroup 0's first thread
+  static constexpr int PROD0 = PW ? 128 * CWG : 0;   // the producer thread that issues the loads
   // Ping-pong: consumer warpgroups take turns issuing their GEMMs (named barriers), so one's
   // softmax runs while another's wgmmas hold the tensor cores. Needs >= 2 consumers and OVERLAP.
   static constexpr bool PP = PP_ != 0 && CWG >= 2 && OVERLAP && KS == 1;
@@ -328,7 +333,8 @@ struct Config {
   // Register split (setmaxnreg): the producer warpgroup keeps 24 per thread, the consumers
   // share the rest of the 64K-register file, rounded down to a multiple of 8, at most 240.
   // MINB CTAs per SM (launch bounds): each CTA starts with LAUNCH_REGS per thread (the cap
-  // ptxas applies), and setmaxnreg only moves registers within that pool.
+  // ptxas applies), and setmaxnreg only moves registers within that pool. PW: no setmaxnreg
+  // (it takes whole warpgroups), every thread keeps LAUNCH_REGS.
   static constexpr int MINB = MINB_;
   static constexpr int LAUNCH_REGS_RAW = (65536 / (THREADS * MINB)) / 8 * 8;
   static constexpr int LAUNCH_REGS = LAUNCH_REGS_RAW > 255 ? 248 : LAUNCH_REGS_RAW;
@@ -337,7 +343,7 @@ struct Config {
                ? 240 : ((THREADS * LAUNCH_REGS / 128 - producer) / CWG) / 8 * 8;
   }
   static constexpr int PRODUCER_REGS = 24;
-  static constexpr int CONSUMER_REGS = consumer_regs(PRODUCER_REGS);
+  static constexpr int CONSUMER_REGS = PW ? LAUNCH_REGS : consumer_regs(PRODUCER_REGS);
   // The persistent (non-causal) kernel's producer also walks its work list, SK_TAIL's runs
   // included: in 24 registers ptxas spilled the run bounds.
   static constexpr int PRODUCER_REGS_PERS = 40;
@@ -382,6 +388,9 @@ struct Config {
   static constexpr int SMEM_BYTES = (LSUM ? ONES_OFF + ONES_BYTES : SK_OFF + SK_BYTES) + 1024;  // + alignment slack
 
   static_assert(D == 64 || D == 128, "head dim must be 64 or 128");
+  static_assert(!PW || (KS == 1 && !SPLIT && !PERSISTENT && !PP),
+                "a one-warp producer is for the short-row kernel only (no key split, cluster, "
+                "persistent loop or ping-pong)");
   static_assert(CWG >= 1 && CWG / KS <= 3 && CWG <= 4,
                 "CONSUMER_WG must be 1, 2 or 3 (BLOCK_M = 64 * CONSUMER_WG <= 192); up to 4 with a key split");
   static_assert(BN % 16 == 0 && BN >= 64 && (BN <= 192 || (ONE_STEP && BN == 256)),
@@ -458,8 +467,13 @@ template <typename T, int D> struct SplitConfigFor {
 #ifndef SHORT_OVERLAP
 #define SHORT_OVERLAP 0
 #endif
+// 1: the producer is one warp (160 threads: four CTAs start at 96 registers, not 64).
+#ifndef SHORT_PRODUCER_WARP
+#define SHORT_PRODUCER_WARP 0
+#endif
 template <typename T> struct ShortConfigFor {
-  using type = Config<T, 64, SHORT_CWG, SHORT_BN, SHORT_STAGES, 1, false, SHORT_MINB, 1, SHORT_OVERLAP != 0>;
+  using type = Config<T, 64, SHORT_CWG, SHORT_BN, SHORT_STAGES, 1, false, SHORT_MINB, 1, SHORT_OVERLAP != 0,
+                      PERSIST != 0, SHORT_PRODUCER_WARP != 0>;
 };
 // Short rows on a grid that fits in one wave (B*H*ceil(S_q/64) <= SHORT_KSPLIT_MAX_CTAS, a shape
 // rule): one 64-row query tile per CTA, SHORT_KSPLIT consumer warpgroups splitting its key tiles
@@ -1613,10 +1627,11 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
 
   const int tid = threadIdx.x;
   const int wg = __shfl_sync(0xffffffffu, tid / 128, 0);  // warp-uniform role
+  const bool producer = C::PW ? wg == C::CWG : wg == 0;
 #if ATTN_STAMPS
   // (a) entry, held until the slot is known (after griddepcontrol.wait).
   ulonglong2 st_entry = make_ulonglong2(0, 0);
-  if (tid == 0) {
+  if (tid == C::PROD0) {
     st_entry = stamp_now();
     uint32_t smid;
     asm volatile("mov.u32 %0, %%smid;\n" : "=r"(smid));
@@ -1735,10 +1750,10 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
   }
   __syncthreads();  // the last CTA-wide barrier: the producer warpgroup leaves early
 
-  if (wg == 0) {
-    // ---- Producer warpgroup: one thread issues every TMA load. ------------------------------
-    setmaxnreg_dec<PERS ? C::PRODUCER_REGS_PERS : C::PRODUCER_REGS>();
-    if (tid == 0) {
+  if (producer) {
+    // ---- Producer warpgroup (PW: warp): one thread issues every TMA load. -------------------
+    if constexpr (!C::PW) setmaxnreg_dec<PERS ? C::PRODUCER_REGS_PERS : C::PRODUCER_REGS>();
+    if (tid == C::PROD0) {
       prefetch_tmap(&tm_q);
       prefetch_tmap(&tm_k);
       prefetch_tmap(&tm_v);
@@ -1834,20 +1849,20 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
     }
   } else {
     // ---- Consumer warpgroups: 64 query rows each. --------------------------------------------
-    setmaxnreg_inc<PERS ? C::CONSUMER_REGS_PERS : C::CONSUMER_REGS>();
+    if constexpr (!C::PW) setmaxnreg_inc<PERS ? C::CONSUMER_REGS_PERS : C::CONSUMER_REGS>();
     pdl_wait();  // this thread writes o / lse: order it after the previous grid
 #if ATTN_STAMPS
     // Consumer warpgroup 0's first thread stamps points c..h of this CTA's row. c..e are held in
     // registers until the main loop is over, so that no wgmma waits for the counter's load.
     // (With SHORT_FOLD_LAST the key split's folding warpgroup is the last one: it stamps.)
-    constexpr int st_tid = 128 * (1 + (C::KS > 1 && SHORT_FOLD_LAST ? C::KS - 1 : 0));
+    constexpr int st_tid = C::CONS0 + 128 * (C::KS > 1 && SHORT_FOLD_LAST ? C::KS - 1 : 0);
     const bool st_on = tid == st_tid && blockIdx.x < kStampCtas;
     ulonglong2* st_row = nullptr;
     ulonglong2 st_c = make_ulonglong2(0, 0), st_d = st_c, st_e = st_c;
     unsigned st_calls = 0;
     if (st_on) st_calls = stamp_calls();
 #endif
-    const int cw = wg - 1;
+    const int cw = wg - C::CONS0 / 128;
     const int rg = cw / C::KS;  // row group: this warpgroup's 64 query rows are 64*rg..
     const int kr = cw % C::KS;  // key-split rank: it computes CTA key tiles kr, kr+KS, ...
     const int warp_in_wg = (tid / 32) % 4;
@@ -2210,7 +2225,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       cluster_sync_all();  // release/acquire: every CTA's partials are visible cluster-wide
       const int rows_per = C::BM / int(csize);
       constexpr int CH = C::D / 4;  // float4 chunks per row
-      const int ctid = tid - 128;
+      const int ctid = tid - C::CONS0;
       T* const obase = reinterpret_cast<T*>(p.o) + p.o_sb * b + p.o_sh * h;
       for (int it = ctid; it < rows_per * CH; it += C::CWG * 128) {
         const int rr = it / CH, c4 = it % CH;

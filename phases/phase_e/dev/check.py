@@ -130,6 +130,13 @@ LIBS = {
     "e_s3o1": (E, ["-DSHORT_MINB=3", "-DSHORT_OVERLAP=1", "-DL_TENSOR_SHORT=1"]),
     "e_s3i1": (E, ["-DSHORT_MINB=3", "-DL_TENSOR_SHORT=1"]),
     "e_s3o1_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_MINB=3", "-DSHORT_OVERLAP=1", "-DL_TENSOR_SHORT=1"]),
+    # thirteenth session: the short-row kernel's producer as one warp (SHORT_PRODUCER_WARP: 96
+    # registers per thread at four CTAs per SM), alone and on [V | ones]. Five CTAs per SM
+    # (SHORT_MINB=5) fails in ptxas: allocation at 72 registers (C7600), wgmmas serialised (C7512).
+    "e_pw": (E, ["-DSHORT_PRODUCER_WARP=1"]),
+    "e_pw_lt1": (E, ["-DSHORT_PRODUCER_WARP=1", "-DL_TENSOR_SHORT=1"]),
+    "e_pw_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_PRODUCER_WARP=1"]),
+    "e_pw_lt1_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_PRODUCER_WARP=1", "-DL_TENSOR_SHORT=1"]),
     "d": ("phases/phase_d", []),                                   # phase_d's shipped default
     # The seventh session's two slower guards for the P.V wait (WAIT_GUARD 0 and 1: e_wg0, e_wg1)
     # left the source: 7fa4e95 has them.

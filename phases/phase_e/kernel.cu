@@ -39,7 +39,8 @@
 //     transpose flag (imm-trans-b = 1): no transpose pass.
 //   * Warp specialisation: warpgroup 0 is the producer and gives registers back
 //     (setmaxnreg.dec to 24); warpgroups 1..CWG are consumers of 64 query rows each and take
-//     them (setmaxnreg.inc).
+//     them (setmaxnreg.inc). (phase_e's short-row kernel: warpgroup 0 consumes, and one warp
+//     after it produces, with no setmaxnreg: SHORT_PRODUCER_WARP.)
 //   * Softmax in base 2 with scale*log2(e) folded into one FFMA before ex2, running max per
 //     row (never an exp of an unshifted score), partial row sums per lane, and 1/l applied once
 //     in the epilogue. O is rescaled only when some row of the warp raised its max.
@@ -74,9 +75,11 @@
 //   NEXT_PREFETCH           main kernels: 2 / 1 / 0: the likely successor's Q and first K/V / its
 //                           Q / nothing asked into L2 once the ring is full (default 2)
 //   SHORT_BN/_STAGES/_MINB  the short-row kernel's keys per tile, ring depth, CTAs per SM (64 / 2 / 4;
-//                           with SHORT_MINB 4 a consumer has 104 registers: 64-key tiles only)
+//                           with SHORT_MINB 4 a consumer has 96 registers: 64-key tiles only)
+//   SHORT_PRODUCER_WARP     1: the short-row kernel's producer is one warp (default 1; 0: a
+//                           warpgroup, the consumer at 104 registers by setmaxnreg)
 //   L_TENSOR_D64/_SHORT, RESCALE_T  fp16 d=64: row sums on the tensor cores ([V | ones]: 1; a
-//                           P·ones of their own: 2; off: 0; defaults 1 / 2) and the stale max's
+//                           P·ones of their own: 2; off: 0; defaults 1 / 1) and the stale max's
 //                           reach in log2 units (default 8; 0: the exact running max)
 //   SOFTMAX_TREE, SOFTMAX_VOTE  the row max as a tree (default 1); a warp vote that skips the
 //                           max's quad shuffles when no row moves (1: stale-max kernels, the
@@ -244,16 +247,22 @@
 // L_TENSOR (eleventh session; fp16 only): the tensor cores sum each row's rounded P instead of
 // an FADD per score. 1: P·V runs on [V | ones], eight extra columns of O's accumulator; 2: each
 // tile's P·V is followed by P·ones (m64n8k16) into four registers of tile sums, added to l after
-// the P·V wait (the in-turn loop only; for the short-row kernel, whose 64-register launch cap has
-// no room for O's extra columns while Q·Kᵀ runs: L_TENSOR_SHORT). bf16 keeps the fp32 sum (its
-// rounding would move the log-sum-exp by up to 2^-8). RESCALE_T
+// the P·V wait (the in-turn loop only: the short-row kernel under a 64-register launch cap,
+// where ptxas refuses the m64n72k16, C7602; with SHORT_PRODUCER_WARP it starts at 96 and takes
+// 1). bf16 keeps the fp32 sum (its rounding would move the log-sum-exp by up to 2^-8). RESCALE_T
 // (tenth session), where L_TENSOR holds: a row's running max is raised only when a tile's exceeds
 // it by more than RESCALE_T (log2 units), so most tiles skip O's rescale; 0: the exact max.
 #ifndef L_TENSOR_D64  // eleventh session: level alone, but it makes RESCALE_T accurate (NOTES.md)
 #define L_TENSOR_D64 1
 #endif
-#ifndef L_TENSOR_SHORT
-#define L_TENSOR_SHORT 2
+// The short-row kernel's producer as one warp (thirteenth session): 160 threads, so four CTAs per
+// SM start at 96 registers per thread instead of 64, and its P·V can run on [V | ones]
+// (L_TENSOR_SHORT 1). With it, (16,16,512,64) 1-2% faster event-timed (NOTES.md).
+#ifndef SHORT_PRODUCER_WARP
+#define SHORT_PRODUCER_WARP 1
+#endif
+#ifndef L_TENSOR_SHORT  // 1 needs SHORT_PRODUCER_WARP (thirteenth session, NOTES.md)
+#define L_TENSOR_SHORT (SHORT_PRODUCER_WARP ? 1 : 2)
 #endif
 #ifndef RESCALE_T  // with L_TENSOR, fp16 d=64: +2.2 to +3% on the main kernel's shapes (NOTES.md)
 #define RESCALE_T 8
@@ -466,10 +475,6 @@ template <typename T, int D> struct SplitConfigFor {
 #endif
 #ifndef SHORT_OVERLAP
 #define SHORT_OVERLAP 0
-#endif
-// 1: the producer is one warp (160 threads: four CTAs start at 96 registers, not 64).
-#ifndef SHORT_PRODUCER_WARP
-#define SHORT_PRODUCER_WARP 0
 #endif
 template <typename T> struct ShortConfigFor {
   using type = Config<T, 64, SHORT_CWG, SHORT_BN, SHORT_STAGES, 1, false, SHORT_MINB, 1, SHORT_OVERLAP != 0,
@@ -1422,8 +1427,8 @@ __device__ __forceinline__ float local_row_max(const float (&s)[C::BN / 2], int 
 // Online softmax on one tile, in place: S becomes exp2(S*c - m_new) (fp32), m and the per-lane
 // partial sums l are updated, and alpha = exp2(m_old - m_new) is returned for the O rescale.
 // A row's BN scores sit in the 4 lanes of a quad, so the max takes two xor-shuffles (unless the
-// warp's vote finds no row moving: SOFTMAX_VOTE); the sum
-// stays per lane (all four lanes apply the same alphas) and is reduced once, in the epilogue.
+// warp's vote finds no row moving: SOFTMAX_VOTE); the sum stays per lane (all four lanes apply
+// the same alphas) and is reduced once, in the epilogue.
 template <class C>
 __device__ __forceinline__ void softmax_tile(float (&s)[C::BN / 2], float (&m)[2], float (&l)[2],
                                              float (&alpha)[2], float scale_log2) {
@@ -1456,7 +1461,7 @@ __device__ __forceinline__ void softmax_tile(float (&s)[C::BN / 2], float (&m)[2
         // sums the same rounded P as O, so the rounding of p cancels in O / l as with p = 1. A
         // row's first visible key always replaces -inf.
         const float m_tile = mx[h] * scale_log2;
-        m_new[h] = m_tile > m[h] + float(RESCALE_T) ? m_tile : m[h];
+        m_new[h] = m_tile > m[h] + REACH ? m_tile : m[h];
       }
     }
   }

@@ -127,16 +127,17 @@ LIBS = {
     # twelfth session: the short-row kernel at three CTAs per SM again (the sixth session's 4-per-SM
     # in-turn choice predates L_TENSOR, the stale max and the vote), on [V | ones], with and
     # without the in-warpgroup overlap (call 6: 11-16% and 7-10% slower).
-    "e_s3o1": (E, ["-DSHORT_MINB=3", "-DSHORT_OVERLAP=1", "-DL_TENSOR_SHORT=1"]),
-    "e_s3i1": (E, ["-DSHORT_MINB=3", "-DL_TENSOR_SHORT=1"]),
-    "e_s3o1_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_MINB=3", "-DSHORT_OVERLAP=1", "-DL_TENSOR_SHORT=1"]),
+    "e_s3o1": (E, ["-DSHORT_PRODUCER_WARP=0", "-DSHORT_MINB=3", "-DSHORT_OVERLAP=1", "-DL_TENSOR_SHORT=1"]),
+    "e_s3i1": (E, ["-DSHORT_PRODUCER_WARP=0", "-DSHORT_MINB=3", "-DL_TENSOR_SHORT=1"]),
+    "e_s3o1_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_PRODUCER_WARP=0", "-DSHORT_MINB=3", "-DSHORT_OVERLAP=1",
+                        "-DL_TENSOR_SHORT=1"]),
     # thirteenth session: the short-row kernel's producer as one warp (SHORT_PRODUCER_WARP: 96
-    # registers per thread at four CTAs per SM), alone and on [V | ones]. Five CTAs per SM
-    # (SHORT_MINB=5) fails in ptxas: allocation at 72 registers (C7600), wgmmas serialised (C7512).
-    "e_pw": (E, ["-DSHORT_PRODUCER_WARP=1"]),
-    "e_pw_lt1": (E, ["-DSHORT_PRODUCER_WARP=1", "-DL_TENSOR_SHORT=1"]),
-    "e_pw_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_PRODUCER_WARP=1"]),
-    "e_pw_lt1_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSHORT_PRODUCER_WARP=1", "-DL_TENSOR_SHORT=1"]),
+    # registers per thread at four CTAs per SM), alone (e_pw) and on [V | ones] (call 1's e_pw_lt1,
+    # the default since). e_pw0 is f375a99's short-row kernel (a producer warpgroup, P·ones).
+    # Five CTAs per SM (SHORT_MINB=5) fails in ptxas: allocation at 72 registers (C7600).
+    "e_pw0": (E, ["-DSHORT_PRODUCER_WARP=0"]),
+    "e_pw": (E, ["-DL_TENSOR_SHORT=2"]),
+    "e_pw_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DL_TENSOR_SHORT=2"]),
     "d": ("phases/phase_d", []),                                   # phase_d's shipped default
     # The seventh session's two slower guards for the P.V wait (WAIT_GUARD 0 and 1: e_wg0, e_wg1)
     # left the source: 7fa4e95 has them.

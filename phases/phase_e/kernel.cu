@@ -255,9 +255,6 @@
 #ifndef L_TENSOR_D64  // eleventh session: level alone, but it makes RESCALE_T accurate (NOTES.md)
 #define L_TENSOR_D64 1
 #endif
-#ifndef L_TENSOR_D128  // 2 or 0 (thirteenth session, NOTES.md): P·ones beside the overlap loop's P·V
-#define L_TENSOR_D128 0
-#endif
 // The short-row kernel's producer as one warp (thirteenth session): 160 threads, so four CTAs per
 // SM start at 96 registers per thread instead of 64, and its P·V can run on [V | ones]
 // (L_TENSOR_SHORT 1). With it, (16,16,512,64) 1-2% faster event-timed (NOTES.md).
@@ -305,10 +302,7 @@ struct Config {
   // tile's row sums come from a P·ones of their own (LS). 0: l sums p in fp32.
   // Not in the key-split kernels (each warpgroup sees one or two tiles, no rescale to skip), nor
   // at d=128 (the ones block does not fit beside the persistent kernel's 225 KB).
-  static constexpr int LTM = BF16 || KS_ > 1 ? 0
-                             : D_ == 128  ? (SPLIT_ ? 0 : L_TENSOR_D128)
-                             : MINB_ > 1  ? L_TENSOR_SHORT
-                                          : L_TENSOR_D64;
+  static constexpr int LTM = BF16 || KS_ > 1 || D_ != 64 ? 0 : MINB_ > 1 ? L_TENSOR_SHORT : L_TENSOR_D64;
   static constexpr bool LT = LTM == 1;
   static constexpr bool LS = LTM == 2;
   static constexpr bool LSUM = LTM != 0;       // the tensor cores sum P (RESCALE_T applies)
@@ -370,9 +364,7 @@ struct Config {
   // spill-free ones.
   // (L_TENSOR: 4 more accumulator registers, the two sum chains and l gone.)
   static constexpr int REGS_NEEDED = BN / 2 + OA / 2 + (OVL ? BN / 4 : 0) + 32 - (LT ? 4 : 0);
-  static_assert(!LS || !OVL_ || !OVERLAP || D == 128,
-                "L_TENSOR 2 (separate tile sums) runs in the in-turn loop, and in the d=128 overlap loop");
-  static_assert(LTM != 1 || D == 64, "[V | ones] (L_TENSOR 1) needs d=64: at d=128 use 2");
+  static_assert(!LS || !OVL_ || !OVERLAP, "L_TENSOR 2 (separate tile sums) runs in the in-turn loop only");
 
   static constexpr int SLABS = D / 64;        // 64-column (128-byte) slabs per tile row
   static constexpr int Q_SLAB = BM * 128;     // bytes of one slab of the Q tile
@@ -401,10 +393,7 @@ struct Config {
   // L_TENSOR: 16 key rows of fp16 ones, two 1024-byte swizzle atoms, the [V | ones] operand's
   // second slab for every stage and k16 step (above every V stage: the slab offset is positive).
   static constexpr int ONES_OFF = ((SK_OFF + SK_BYTES + 1023) / 1024) * 1024;
-  // d=128 (L_TENSOR 2 only) has 1 KB left: one atom of eight rows, read for both 8-key halves of
-  // a k16 step (ONES_SBO 0; every byte is 1.0, so the rows a lane reads do not matter).
-  static constexpr int ONES_BYTES = LSUM ? (D == 128 ? 1024 : 2048) : 0;
-  static constexpr int ONES_SBO = D == 128 ? 0 : 1024;
+  static constexpr int ONES_BYTES = LSUM ? 2048 : 0;
   static constexpr int SMEM_BYTES = (LSUM ? ONES_OFF + ONES_BYTES : SK_OFF + SK_BYTES) + 1024;  // + alignment slack
 
   static_assert(D == 64 || D == 128, "head dim must be 64 or 128");
@@ -1918,7 +1907,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
     const uint64_t q_desc = smem_desc(sb + C::Q_OFF + rg * 64 * 128, 16, 1024);
     auto k_desc = [&](int s) { return smem_desc(sb + C::K_OFF + s * C::KV_BYTES, 16, 1024); };
     // L_TENSOR 2: P·ones reads the first 8 columns of the ones block.
-    const uint64_t ones_desc = smem_desc(sb + C::ONES_OFF, 16, C::ONES_SBO);
+    const uint64_t ones_desc = smem_desc(sb + C::ONES_OFF, 16, 1024);
     // (L_TENSOR 1: the second slab of [V | ones] is the ones block, wherever the stage is.)
     auto v_desc = [&](int s) {
       const uint32_t v = C::V_OFF + s * C::KV_BYTES;
@@ -1945,7 +1934,6 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
     float o[C::OA / 2];
     float s[C::BN / 2];
     uint32_t pf[C::BN / 4];
-    float ts[4];  // L_TENSOR 2 in the overlap loop: the in-flight P·ones' row sums
     float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.f, 0.f}, alpha[2];
 #pragma unroll
     for (int i = 0; i < C::OA / 2; ++i) o[i] = 0.f;
@@ -1992,7 +1980,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
           wgmma_fence();
           issue_qk<C>(s, q_desc, k_desc(sk));  // S(j)
           wgmma_commit();
-          issue_pv<C>(o, pf, v_desc(sv), &ts, ones_desc);  // O += P(j-1)·V(j-1) (L_TENSOR 2: ts)
+          issue_pv<C>(o, pf, v_desc(sv));      // O += P(j-1)·V(j-1)
           wgmma_commit();
           pp_end(false);
           wgmma_wait<1>();                     // S(j) has landed; P·V may still run
@@ -2005,12 +1993,6 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
           softmax_tile<C>(s, m, l, alpha, scale_log2);
           wait_pv_and_rescale<C>(o, alpha, p.zero);  // P(j-1)·V(j-1) done: O and P ours again
           pin(pf);
-          if constexpr (C::LS) {
-            // P(j-1)'s row sums, on the scale of m(j-1): softmax(j) already took l to m(j).
-            pin(ts);
-            l[0] = fmaf(ts[0], alpha[0], l[0]);
-            l[1] = fmaf(ts[2], alpha[1], l[1]);
-          }
           if (leader) mbar_arrive(v_empty(sv));
           convert_p<C>(s, pf);
         }
@@ -2021,17 +2003,12 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
           pin(pf);
           pp_begin();
           wgmma_fence();
-          issue_pv<C>(o, pf, v_desc(sv), &ts, ones_desc);
+          issue_pv<C>(o, pf, v_desc(sv));
           wgmma_commit();
           pp_end(true);
           wgmma_wait<0>();
           pin(o);
           pin(pf);
-          if constexpr (C::LS) {
-            pin(ts);
-            l[0] += ts[0];
-            l[1] += ts[2];
-          }
           ATTN_HOLD(st_e);  // (e)
           if (leader && !PERS) mbar_arrive(v_empty(sv));  // persistent: after O's store
         }
@@ -2059,6 +2036,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
         pin(o);
         pin(pf);
         wgmma_fence();
+        float ts[4];
         issue_pv<C>(o, pf, v_desc(st), &ts, ones_desc);
         wgmma_commit();
         wgmma_wait<0>();

@@ -138,10 +138,9 @@ LIBS = {
     "e_pw0": (E, ["-DSHORT_PRODUCER_WARP=0"]),
     "e_pw": (E, ["-DL_TENSOR_SHORT=2"]),
     "e_pw_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DL_TENSOR_SHORT=2"]),
-    # thirteenth session: the stale max at d=128 fp16, its l from a P·ones beside the overlap
-    # loop's P·V (L_TENSOR_D128=2; RESCALE_T and SOFTMAX_VOTE=1 follow).
-    "e_l128": (E, ["-DL_TENSOR_D128=2"]),
-    "e_l128_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DL_TENSOR_D128=2"]),
+    # thirteenth session: the stale max at d=128 fp16 with its l from a P·ones beside the overlap
+    # loop's P·V (L_TENSOR_D128=2: e_l128, e_l128_trap; 1.5-4.8% slower, call 5) is in git at
+    # 5941a54.
     "d": ("phases/phase_d", []),                                   # phase_d's shipped default
     # The seventh session's two slower guards for the P.V wait (WAIT_GUARD 0 and 1: e_wg0, e_wg1)
     # left the source: 7fa4e95 has them.

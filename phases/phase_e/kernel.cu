@@ -237,6 +237,11 @@
 #ifndef ATTN_CONTROL_TOUCH_ACCUMULATOR
 #define ATTN_CONTROL_TOUCH_ACCUMULATOR 0
 #endif
+// Not a tunable either: tests/controls/sk_no_fold sets it to 1, and the piece of an SK_TAIL item
+// that finishes second then stores its own keys' result without folding in the other piece's.
+#ifndef ATTN_CONTROL_SK_NO_FOLD
+#define ATTN_CONTROL_SK_NO_FOLD 0
+#endif
 // The seed's latency chain (NOTES.md, "Session of 2026-11-23 (fifth)"). ATTN_STAMPS=1: a
 // diagnostic ring of time stamps per CTA and call, read by dev/seed_chain.py through
 // attn_stamps_read. (SHORT_DSTORE, O stored from registers on the key-split path, measured
@@ -2160,8 +2165,10 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
             while (ld_acquire_gpu(flag + 1) == 0u) guard.poll();
           }
           warpgroup_bar(1 + rg);  // the leader's acquire orders every thread's reads below
+#if !ATTN_CONTROL_SK_NO_FOLD
           fold_partial<C, true>(o, m, lt, __ldcg(part + (C::D / 8) * 128 + tl),
                                 [&](int i) { return __ldcg(part + i * 128 + tl); });
+#endif
         }
       }
       // ---- Epilogue: O /= l, LSE, O -> this warpgroup's Q rows (swizzled) -> TMA store. ----

@@ -1,6 +1,8 @@
 """Synthetic raw data with known answers: timing samples for the statistics tests, and a pretend
 GPU's passing raw data for every gate, so the ladder, freshness and check-evidence can be tested
 end to end on a machine with no GPU. Test code only."""
+import copy
+
 import numpy as np
 
 from ladder import cases
@@ -59,6 +61,22 @@ PHASE_TIMES = {"phase_a": 400.0, "phase_b": 60.0, "phase_c": 30.0, "phase_d": 20
 SDPA_TIMES = {"sdpa_flash": 32.0, "sdpa_cudnn": 25.0, "sdpa_efficient": 60.0}
 
 
+def context_state():
+    return {"persisting_l2_bytes": 0, "max_l2_fetch_granularity": 32, "cache_config": 0}
+
+
+def confinement_observation():
+    """A confined call as ladder/gpu/confinement.py observes it: two markers and the kernel on
+    the caller's stream (7), the settings the same before and after."""
+    state = dict(context_state(), stream_access_policy_window={"base_ptr": 0, "num_bytes": 0, "hit_ratio": 0.0,
+                                                               "hit_prop": 0, "miss_prop": 0},
+                 stream_synchronization_policy=1, stream_priority=0)
+    ops = [{"name": "spin_kernel(long)", "kind": "kernel", "stream": 7, "start_us": 0.0},
+           {"name": "attention_kernel", "kind": "kernel", "stream": 7, "start_us": 3.1},
+           {"name": "spin_kernel(long)", "kind": "kernel", "stream": 7, "start_us": 20.4}]
+    return {"before": state, "after": copy.deepcopy(state), "activities": ops, "marker": "spin_kernel"}
+
+
 def fake_raw(gate, job):
     """Passing raw data for a GPU gate of job.spec, shaped as the real children deliver it."""
     section = job.inputs["section"]
@@ -74,9 +92,11 @@ def fake_raw(gate, job):
                    "graph": {"error": None, "unwritten": 0, "mismatches": 0}, "zero_query_max_err": 1e-5,
                    "zero_query_unwritten": 0, "pdl_producer": {"mismatches": 0, "unwritten": 0},
                    "single_row_changes": [{"tensor": t, "at": [0, 0, 1], "moved": 640, "unchanged": 3} for t in "qkv"],
-                   "concurrent": {"mismatches": 0, "unwritten": 0, "trials": 4}}
-        child = dict(ok, result={"shapes": [{"shape": s, "figures": figures} for s in section["shapes"]],
-                                 "misaligned": [{"variant": "base 2 bytes off", "outcome": "refused", "error": "1"}]})
+                   "concurrent": {"mismatches": 0, "unwritten": 0, "trials": 4},
+                   "confinement": confinement_observation()}
+        child = dict(ok, result={"shapes": [{"shape": s, "figures": copy.deepcopy(figures)} for s in section["shapes"]],
+                                 "misaligned": [{"variant": "base 2 bytes off", "outcome": "refused", "error": "1"}],
+                                 "device_state_at_start": context_state()})
         san = {t: [{"shape": s, "returncode": 0, "timed_out": False, "output": "========= ERROR SUMMARY: 0 errors"}
                    for s in section["sanitizer"]["shapes"]] for t in section["sanitizer"]["tools"]}
         return {"configs": {n: {"child": child, "sanitizer": san} for n in names}}

@@ -86,3 +86,64 @@ def test_records_made_before_the_new_checks_still_derive():
     for row in next(iter(raw["configs"].values()))["child"]["result"]["shapes"]:
         row["figures"].pop("single_row_changes", None), row["figures"].pop("concurrent", None)
     assert sanity.derive(raw, inputs)["status"] == "pass"
+
+
+def _confinement(raw, shape=0):
+    return next(iter(raw["configs"].values()))["child"]["result"]["shapes"][shape]["figures"]["confinement"]
+
+
+def test_work_on_another_stream_fails():
+    inputs, raw = _inputs_and_raw()
+    c = _confinement(raw)
+    c["activities"].insert(2, {"name": "stray_spin", "kind": "kernel", "stream": 13, "start_us": 9.0})
+    d = sanity.derive(raw, inputs)
+    assert d["status"] == "fail" and "stream other than the caller's (7): kernel stray_spin on stream 13" in d["reason"]
+
+
+def test_a_persisting_l2_set_aside_left_behind_fails():
+    inputs, raw = _inputs_and_raw()
+    _confinement(raw)["after"]["persisting_l2_bytes"] = 31457280
+    d = sanity.derive(raw, inputs)
+    assert d["status"] == "fail" and "changed the persisting l2 bytes: 0 -> 31457280" in d["reason"]
+
+
+def test_an_access_policy_window_left_on_the_stream_fails():
+    inputs, raw = _inputs_and_raw()
+    _confinement(raw, 1)["after"]["stream_access_policy_window"].update(base_ptr=1 << 40, num_bytes=1 << 20,
+                                                                          hit_ratio=1.0, hit_prop=2)
+    d = sanity.derive(raw, inputs)
+    assert d["status"] == "fail" and "changed the stream access policy window" in d["reason"]
+
+
+def test_a_setting_changed_before_the_first_call_fails():
+    """A library that changes the cache preference when it is loaded: before and after one call
+    agree, the state before the library was loaded does not."""
+    inputs, raw = _inputs_and_raw()
+    for shape in range(2):
+        c = _confinement(raw, shape)
+        c["before"]["cache_config"] = c["after"]["cache_config"] = 2
+    d = sanity.derive(raw, inputs)
+    assert d["status"] == "fail" and "cache config is 2, was 0 before the kernel's library was loaded" in d["reason"]
+
+
+def test_unreadable_state_or_missing_markers_fail_closed():
+    inputs, raw = _inputs_and_raw()
+    _confinement(raw)["before"]["stream_priority"] = {"error": 400}
+    d = sanity.derive(raw, inputs)
+    assert d["status"] == "fail" and "could not read the device's stream_priority before the call" in d["reason"]
+    inputs, raw = _inputs_and_raw()
+    _confinement(raw)["activities"] = []
+    d = sanity.derive(raw, inputs)
+    assert d["status"] == "fail" and "saw 0 of the call's 2 marker kernels" in d["reason"]
+    inputs, raw = _inputs_and_raw()
+    _confinement(raw)["activities"].pop(1)
+    d = sanity.derive(raw, inputs)
+    assert d["status"] == "fail" and "no work of the call on the caller's stream" in d["reason"]
+
+
+def test_a_confinement_check_that_could_not_run_fails():
+    inputs, raw = _inputs_and_raw()
+    next(iter(raw["configs"].values()))["child"]["result"]["shapes"][0]["figures"]["confinement"] = {
+        "error": "RuntimeError: CUPTI unavailable"}
+    d = sanity.derive(raw, inputs)
+    assert d["status"] == "fail" and "could not run: RuntimeError: CUPTI unavailable" in d["reason"]

@@ -21,10 +21,16 @@ derive() in ladder/gates/sanity.py turns them into problems. On each sanity shap
   kernel launched with PDL that reads before griddepcontrol.wait computes on the old ones);
 - (last) captured into a CUDA graph, inputs rewritten in place, replayed: the output must follow
   the new inputs bit for bit;
+Then, once every shape has run (the profiler stays attached to the process after it), on each
+shape one call under the CUDA profiler on a stream of its own (ladder/gpu/confinement.py): the
+GPU operations around it with their streams, and the device state before and after it. The
+process's device state is also read before the kernel's library is loaded, so a change made by
+the library's loading or by any check is seen too.
 Last (it may fault): views whose rows are not 16-byte aligned, which the ABI lets a kernel
 refuse, but never answer wrongly."""
 import torch
 
+from . import confinement
 from .inputs import POISON, make_qkv, poisoned_like, poisoned_lse, unwritten
 from .kernel import Kernel, KernelError
 from .pdl import Producer, launch_behind_producer
@@ -225,8 +231,20 @@ def misaligned(kernel, shape, seed, k_factor):
     return rows
 
 
+def confined(kernel, shape, seed):
+    q, k, v = make_qkv(shape, seed)
+    o, lse = poisoned_like(q), poisoned_lse(q)
+    return confinement.observe(kernel, q, k, v, o, lse, shape["causal"])
+
+
+def _error(e):
+    return f"{type(e).__name__}: {(str(e).strip().splitlines() or [''])[0]}"
+
+
 def run(orders):
     section = orders["section"]
+    torch.empty(1, device="cuda")  # the context exists before its state is read
+    start = confinement.device_state()
     kernel = Kernel(orders["lib"])
     producer = Producer(orders["producer_lib"])
     rows = []
@@ -235,10 +253,15 @@ def run(orders):
             rows.append({"shape": shape, "figures": check_shape(kernel, producer, shape, seed=2000 + i,
                                                                 repeats=section["repeats"])})
         except Exception as e:
-            rows.append({"shape": shape, "error": f"{type(e).__name__}: {(str(e).strip().splitlines() or [''])[0]}"})
-            return {"shapes": rows, "misaligned": []}
+            rows.append({"shape": shape, "error": _error(e)})
+            return {"shapes": rows, "misaligned": [], "device_state_at_start": start}
+    for i, row in enumerate(rows):
+        try:
+            row["figures"]["confinement"] = confined(kernel, row["shape"], seed=2500 + i)
+        except Exception as e:
+            row["figures"]["confinement"] = {"error": _error(e)}
     try:
         mis = misaligned(kernel, section["shapes"][0], 3000, MISALIGNED_K)
     except Exception as e:
         mis = [{"variant": "setup", "outcome": "fault", "error": f"{type(e).__name__}: {e}"}]
-    return {"shapes": rows, "misaligned": mis}
+    return {"shapes": rows, "misaligned": mis, "device_state_at_start": start}

@@ -322,6 +322,18 @@ template <typename T, int D> int launch_typed(const AttnParams& p, cudaStream_t 
 #endif
 }
 
+// Whether `stream` is being captured into a graph, for controls that misbehave only outside
+// capture (where capture would fail or record their misbehaviour). When it cannot tell: true,
+// so such a control takes its honest path.
+inline bool capturing(cudaStream_t stream) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(stream, &status) != cudaSuccess) {
+    cudaGetLastError();
+    return true;
+  }
+  return status != cudaStreamCaptureStatusNone;
+}
+
 // What this kernel supports: valid parameters, D 64 or 128, and every row 16-byte aligned (the
 // staging loads are 16-byte vectors).
 inline bool supported(const AttnParams* p) {

@@ -35,22 +35,13 @@ const Fork& private_fork() {
   return f;
 }
 
-bool capturing(cudaStream_t stream) {
-  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-  if (cudaStreamIsCapturing(stream, &status) != cudaSuccess) {
-    cudaGetLastError();  // cannot tell: take the honest path
-    return true;
-  }
-  return status != cudaStreamCaptureStatusNone;
-}
-
 }  // namespace
 
 ATTN_EXPORT int attn_fwd(const AttnParams* p, cudaStream_t stream) {
   if (!control::supported(p)) return cudaErrorInvalidValue;
   const int64_t size = int64_t(p->B) * p->H * p->S_q * p->S_k;
   const Fork& f = private_fork();
-  if (p->B < 2 || size < kForkAt || f.stream == nullptr || f.ready == nullptr || capturing(stream))
+  if (p->B < 2 || size < kForkAt || f.stream == nullptr || f.ready == nullptr || control::capturing(stream))
     return control::launch(*p, stream);
   const int64_t last = p->B - 1;
   AttnParams head = *p;

@@ -49,7 +49,9 @@ def perf_raw(candidate, times, workloads, processes=3, seed=0, **kw):
             t = {n: v * scale for n, v in times.items()}
             ws.append(perf_process(w, t, kw.get("rounds", 40), rng, **{k: v for k, v in kw.items() if k != "rounds"}))
         procs.append({"ceilings": {"fp16_matmul_tflops": 680.0, "bf16_matmul_tflops": 720.0, "copy_TBps": 3.0}
-                      if p == 0 else {}, "l2_bytes": 50 << 20, "workloads": ws})
+                      if p == 0 else {}, "l2_bytes": 50 << 20, "workloads": ws,
+                      "confinement": {"start": context_state(),
+                                      "workloads": [confinement_observation() for _ in workloads]}})
     return {"pilot": None, "pilot_candidates": None, "failures": [], "processes": procs, "candidate": candidate,
             "winner_config": "default", "kernels": list(times), "sweep_names": []}
 

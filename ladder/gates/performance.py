@@ -20,13 +20,17 @@ The gate fails on an unmet or unresolved target, a time (event or graph) under t
 (and on any GPU whose peak is unknown: the floor fails closed), a re-checked timed output over
 recheck_k x SDPA's error, a graph replay that does not reproduce the eager output, an output that
 does not follow inputs written by a preceding kernel that let it start early (PDL), an output
-not complete when the caller's stream reaches the end of the call, or repeat runs that differ at
-the workload's size. Targets read the reproduction interval, as verdicts do;
+not complete when the caller's stream reaches the end of the call, repeat runs that differ at
+the workload's size, or a call at a workload's size that runs work on a stream other than the
+caller's or leaves the process's settings changed (the sanity gate's confinement rule,
+ladder/gates/sanity.py, applied once per process and workload after the timing). Targets read the reproduction interval, as verdicts do;
 a bound on a figure with one number per process (TFLOP/s, graph per-call time, graph ratio)
 reads the range of those numbers widened by the invocation drift (stats.spread_interval)."""
 import math
 
 import numpy as np
+
+from .sanity import confinement_problems
 
 from .. import roofline, stats
 from . import special, summarize
@@ -276,6 +280,12 @@ def derive(raw, inputs):
         graph_us[wl["name"]] = [p.get("graph_us") or {} for p in ps]
     targets = target_rows(section["targets"], workloads, candidate, graph_us)
     problems += [p for w in workloads for p in w["problems"]]
+    for pi, p in enumerate(procs):
+        c = p.get("confinement")  # absent only in records older than the check
+        for wi, obs in enumerate((c or {}).get("workloads") or []):
+            if obs is not None:
+                problems += [f"{section['workloads'][wi]['name']} (process {pi}): {candidate}: {why}"
+                             for why in confinement_problems(obs, c["start"])]
     problems += [f"target {'vs ' + t['vs'] if t['vs'] else 'on its own figure'} on {t['workload']} not met: "
                  f"{t['why']}" for t in targets if not t["met"]]
     sweep = {}

@@ -11,11 +11,20 @@ remembers its results cannot time a copy of them:
   graph's inputs are refilled before every replay. Its output is compared bit for bit with an
   eager call at the last call's scale, and with the float64 reference at that scale: an eager
   call of a kernel that remembers results is no witness, since it can be remembered too. SDPA's
-  calls keep one scale: cuDNN may plan per scale, and it is not under test."""
+  calls keep one scale: cuDNN may plan per scale, and it is not under test.
+
+After the last workload, the candidate is called once more at each workload under the CUDA
+profiler (ladder/gpu/confinement.py, as in the sanity gate): the GPU operations of the call with
+their streams, and the device state around it. The state is also read when the process starts,
+before any library is loaded. A library that forks work onto a stream of its own or changes the
+process's settings only at the timed sizes is seen here (its work would run beside the next
+kernel timed, or its set-aside keep its inputs in L2 across the flush). The profiler comes last
+so that it attaches to no timed call."""
 import numpy as np
 import torch
 
 from ..gates.performance import AA
+from . import confinement
 from .inputs import POISON, make_qkv
 from .kernel import Kernel
 from .pdl import Producer, launch_behind_producer
@@ -163,7 +172,16 @@ def workload(w, wi, orders, kernels, flusher, blocker, clock, producer=None):
     return raw
 
 
+def confined(kernel, w, seed):
+    q, k, v = make_qkv(w, seed=seed)
+    o, lse = torch.empty_like(q), torch.empty(q.shape[:3], device="cuda", dtype=torch.float32)
+    return confinement.observe(kernel, q, k, v, o, lse, w["causal"])
+
+
 def run(orders):
+    confine = not orders.get("pilot", False) and orders.get("full", True)
+    torch.empty(1, device="cuda")  # the context exists before its state is read
+    start = confinement.device_state() if confine else None
     kernels = {name: Kernel(lib) for name, lib in orders["kernels"].items()}
     clock = Clock()
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
@@ -177,4 +195,9 @@ def run(orders):
             continue
         _log(f"process {orders['process']}: workload {w['name']}")
         out["workloads"].append(workload(w, wi, orders, kernels, flusher, blocker, clock, producer))
+    if confine:
+        seed = orders["timing"]["seed"] * 1_000_003 + orders["process"] * 7919 + 5
+        out["confinement"] = {"start": start, "workloads": [
+            None if w is None else confined(kernels[orders["candidate"]], w, seed + wi)
+            for wi, w in enumerate(orders["workloads"])]}
     return out

@@ -1,11 +1,12 @@
 // A one-block kernel that spins for `ns` on a private non-blocking stream nothing joins back to
 // the caller's: work outside the call's stream, for controls of the confinement check. Include
-// after control_base.cuh.
+// after control_base.cuh. (Its name must not contain "spin_kernel": the check finds the call's
+// markers, torch.cuda._sleep's kernels, by that name, and a third one makes it fail closed.)
 #pragma once
 
 namespace control {
 
-__global__ void stray_spin_kernel(unsigned long long ns) {
+__global__ void stray_wait(unsigned long long ns) {
   unsigned long long start, now;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
   do {
@@ -23,7 +24,7 @@ inline int stray_spin(cudaStream_t stream, unsigned long long ns) {
     return created;
   }();
   if (own == nullptr || capturing(stream)) return cudaSuccess;
-  stray_spin_kernel<<<1, 32, 0, own>>>(ns);
+  stray_wait<<<1, 32, 0, own>>>(ns);
   return cudaGetLastError();
 }
 

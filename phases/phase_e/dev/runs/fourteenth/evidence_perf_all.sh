@@ -8,9 +8,16 @@
 #   STEP=c     H100: `ladder calibrate` (calibration.json comes back alone)
 #   STEP=h200  H200: build and performance of every phase
 # Performance runs one phase at a time and never beside the controls: they share the GPU.
+# Unpacking: each tarball holds the whole device folder as that step left it, and a warm
+# machine's folder is refreshed from the tree sent with each call, so a later step's tarball
+# carries the earlier step's records as they were sent. Take from each only what it wrote
+# (a: controls and phases a-c; b: phases d and e, seqlen, reproduce; c: calibration).
 set -u
 L="$OUT/logs"; mkdir -p "$L"; t0=$SECONDS
-dev() { ls -t evidence/*/history.jsonl | head -1 | cut -d/ -f2; }
+# The device folder these runs wrote: the one holding the newest record. (Not the newest
+# device-level history.jsonl: gate runs do not write it, and the copy of the tree gives every
+# file a fresh time; call 9 packed the H100's folder on the H200 that way.)
+dev() { ls -t evidence/*/*.json evidence/*/phase_*/*.json evidence/*/controls/*/*.json 2>/dev/null | head -1 | cut -d/ -f2; }
 pack() { tar czf "$OUT/evidence_$STEP.tgz" --exclude=calibration.json "evidence/$(dev)"; }
 perf() {
   for ph in "$@"; do

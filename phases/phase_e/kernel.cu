@@ -16,6 +16,7 @@
 // rounded P (L_TENSOR), which lets the row max go stale by up to 2^RESCALE_T (O's rescale then
 // skipped) while l stays the sum of exactly what P·V multiplied; a tile in which no row of a
 // warp would move its max then skips the quad shuffles of the max too (SOFTMAX_VOTE).
+// Rows of more than FLUSH_KEYS keys keep no accumulator chain longer than that (FLUSH_KEYS).
 //
 // phase_d: attention forward on Hopper's own machinery (sm_90a): TMA, mbarrier rings, wgmma,
 // warp specialisation and setmaxnreg.
@@ -85,6 +86,9 @@
 //                           max's quad shuffles when no row moves (1: stale-max kernels, the
 //                           default; 2: every kernel; 0: off)
 //   ATTN_STAMPS             diagnostic: 1 records globaltimer/clock64 at fixed points (default 0)
+//   FLUSH_KEYS, STAGES_LONG_D128  rows of more than FLUSH_KEYS keys take the long-row variant, whose
+//                           O accumulator restarts every FLUSH_KEYS keys into an fp32 copy in
+//                           shared memory (default 4096; the d=128 variant at 2 stages to fit it)
 // A combination that cannot work is a compile error (static_assert) naming the limit: shared
 // memory over 227 KB, too few registers per consumer thread for the S, P and O fragments, a
 // block over 256 TMA rows, or an unsupported N. Valid and recommended sets are in NOTES.md.
@@ -286,6 +290,21 @@
 #ifndef SOFTMAX_VOTE
 #define SOFTMAX_VOTE 1
 #endif
+// FLUSH_KEYS (fifteenth session): the tensor cores' fp32 accumulator loses a little of every
+// P·V step, always downward where V's entries share a sign, so one accumulator chain over a long
+// row biases O (at 70000 keys, V offset by 100: -1.25 fp16 units, NOTES.md). Rows of more than
+// FLUSH_KEYS keys therefore take a variant of the main kernel (FL) whose consumers add O's
+// accumulator into an fp32 copy in shared memory every FLUSH_KEYS keys, with rounded FFMAs, and
+// restart it from zero: no chain is longer than FLUSH_KEYS keys. Rows of up to FLUSH_KEYS keys
+// never flush and keep the kernels above; a cluster key split is only taken when its pieces are
+// that short (a piece is one chain). The d=128 variant has STAGES_LONG_D128 stages, so that its
+// copy fits beside them.
+#ifndef FLUSH_KEYS
+#define FLUSH_KEYS 4096
+#endif
+#ifndef STAGES_LONG_D128
+#define STAGES_LONG_D128 2
+#endif
 #ifndef SHORT_FOLD_LAST  // 1: the last key-split rank (whose tiles arrive last) folds and stores
 #define SHORT_FOLD_LAST 1  // sixth session: seed graph -2.7% against rank 0 folding (NOTES.md)
 #endif
@@ -298,7 +317,8 @@ constexpr float kLn2 = 0.6931471805599453f;
 // Configuration.
 // ---------------------------------------------------------------------------------------------
 template <typename T_, int D_, int CWG_, int BN_, int STAGES_, int PP_ = 0, bool SPLIT_ = false,
-          int MINB_ = 1, int KS_ = 1, bool OVL_ = true, bool PERS_ = (PERSIST != 0), bool PW_ = false>
+          int MINB_ = 1, int KS_ = 1, bool OVL_ = true, bool PERS_ = (PERSIST != 0), bool PW_ = false,
+          bool FL_ = false>
 struct Config {
   using T = T_;
   static constexpr bool BF16 = std::is_same_v<T, __nv_bfloat16>;
@@ -343,6 +363,10 @@ struct Config {
   // fitting one K stage.
   static constexpr bool PERSISTENT = PERS_ && !SPLIT_ && KS_ == 1 && MINB_ == 1 && PP_ == 0 &&
                                      OVERLAP && OVL_ && 64 * (CWG_ / KS_) <= BN_;
+  // FLUSH_KEYS: every FL_TILES key tiles, O's accumulator is added into an fp32 copy in shared
+  // memory and restarted (the long-row variant: one CTA per item, the overlapped loop).
+  static constexpr bool FLUSH = FL_;
+  static constexpr int FL_TILES = FLUSH_KEYS / BN_;
 
   // Register split (setmaxnreg): the producer warpgroup keeps 24 per thread, the consumers
   // share the rest of the 64K-register file, rounded down to a multiple of 8, at most 240.
@@ -395,11 +419,16 @@ struct Config {
   // PERSISTENT only: one word per consumer warpgroup, its leader's SK_TAIL ticket for the others.
   static constexpr int SK_OFF = ((KP_OFF + KP_BYTES + 15) / 16) * 16;
   static constexpr int SK_BYTES = PERSISTENT ? 16 : 0;
+  // FLUSH only: the copy of O, each consumer thread's OA/2 floats as float4s, stored [warpgroup]
+  // [float4 index][thread]: conflict-free, and only ever touched by the thread that owns it.
+  static constexpr int FL_OFF = ((SK_OFF + SK_BYTES + 15) / 16) * 16;
+  static constexpr int FL_F4 = OA / 8;  // float4s per thread
+  static constexpr int FL_BYTES = FLUSH ? CWG * 128 * FL_F4 * 16 : 0;
   // L_TENSOR: 16 key rows of fp16 ones, two 1024-byte swizzle atoms, the [V | ones] operand's
   // second slab for every stage and k16 step (above every V stage: the slab offset is positive).
-  static constexpr int ONES_OFF = ((SK_OFF + SK_BYTES + 1023) / 1024) * 1024;
+  static constexpr int ONES_OFF = ((FL_OFF + FL_BYTES + 1023) / 1024) * 1024;
   static constexpr int ONES_BYTES = LSUM ? 2048 : 0;
-  static constexpr int SMEM_BYTES = (LSUM ? ONES_OFF + ONES_BYTES : SK_OFF + SK_BYTES) + 1024;  // + alignment slack
+  static constexpr int SMEM_BYTES = (LSUM ? ONES_OFF + ONES_BYTES : FL_OFF + FL_BYTES) + 1024;  // + alignment slack
 
   static_assert(D == 64 || D == 128, "head dim must be 64 or 128");
   static_assert(!PW || (KS == 1 && !SPLIT && !PERSISTENT && !PP),
@@ -411,6 +440,9 @@ struct Config {
                 "BLOCK_N must be a multiple of 16 in [64, 192], or 256 for a one-step key split "
                 "(k16 steps of P.V; wgmma N and TMA box limits)");
   static_assert(NSTAGE >= 2 && NSTAGE <= 8, "STAGES must be in [2, 8]");
+  static_assert(!FLUSH || (KS == 1 && !SPLIT && !PERSISTENT && FLUSH_KEYS % BN == 0 && FL_TILES >= 1),
+                "the long-row variant (FLUSH_KEYS) is the one-CTA-per-item main kernel, and FLUSH_KEYS a "
+                "multiple of its BLOCK_N");
   static_assert(KS == 1 || (KS == CWG && !SPLIT && NSTAGE % KS == 0),
                 "key split: every consumer warpgroup on the same 64 rows, and STAGES a multiple of "
                 "KS so that every ring stage is read by one warpgroup only");
@@ -426,6 +458,9 @@ template <typename T, int D> struct ConfigFor;
 template <typename T> struct ConfigFor<T, 64> {
   using type = Config<T, 64, CONSUMER_WG_D64, BLOCK_N_D64, STAGES_D64, PINGPONG_D64, false, MINB_D64, 1,
                       OVERLAP_D64 != 0>;
+  // Rows of more than FLUSH_KEYS keys: the same tile with O flushed into an fp32 copy.
+  using long_rows = Config<T, 64, CONSUMER_WG_D64, BLOCK_N_D64, STAGES_D64, PINGPONG_D64, false, MINB_D64, 1,
+                           OVERLAP_D64 != 0, false, false, true>;
 };
 template <typename T> struct ConfigFor<T, 128> {
   using type = Config<T, 128, CONSUMER_WG_D128, BLOCK_N_D128, STAGES_D128, PINGPONG_D128>;
@@ -434,6 +469,10 @@ template <typename T> struct ConfigFor<T, 128> {
   // 2048 +2.8%, 4096 +1.1%, 8192 -0.5%, 16384 -1.6% (NOTES.md, eighth session).
   using one_per_item = Config<T, 128, CONSUMER_WG_D128, BLOCK_N_D128, STAGES_D128, PINGPONG_D128, false, 1, 1,
                               true, false>;
+  // Rows of more than FLUSH_KEYS keys, causal or not: one CTA per item, O flushed into an fp32
+  // copy (64 KB), which fits beside STAGES_LONG_D128 stages.
+  using long_rows = Config<T, 128, CONSUMER_WG_D128, BLOCK_N_D128, STAGES_LONG_D128, PINGPONG_D128, false, 1,
+                           1, true, false, false, true>;
 };
 // The split-KV kernel (small grids): 128-row tiles, 128-key tiles, 2 stages (each CTA sees few
 // key tiles; the partial-O buffer needs the room).
@@ -1587,6 +1626,49 @@ __device__ __forceinline__ void fold_partial(float (&o)[C::OA / 2], float (&m)[2
   }
 }
 
+// FLUSH_KEYS: O's accumulator (relative to the row max m) into the fp32 copy at fl (relative to
+// m_fl, the max at the previous flush), then restarted from zero. Every slot of the copy is read
+// and written by its owning thread only, so no barrier is needed. `first`: the copy is not read
+// (it holds whatever the shared memory held).
+template <class C>
+__device__ __forceinline__ void flush_o(float (&o)[C::OA / 2], const float (&m)[2], float (&m_fl)[2], bool first,
+                                        float4* fl) {
+  float w[2] = {0.f, 0.f};
+  if (!first) {
+    w[0] = fast_exp2f(m_fl[0] - m[0]);
+    w[1] = fast_exp2f(m_fl[1] - m[1]);
+  }
+#pragma unroll
+  for (int i = 0; i < C::OA / 8; ++i) {
+    float4 c = first ? make_float4(0.f, 0.f, 0.f, 0.f) : fl[i * 128];
+    c.x = fmaf(c.x, w[0], o[4 * i + 0]);
+    c.y = fmaf(c.y, w[0], o[4 * i + 1]);
+    c.z = fmaf(c.z, w[1], o[4 * i + 2]);
+    c.w = fmaf(c.w, w[1], o[4 * i + 3]);
+    fl[i * 128] = c;
+  }
+  m_fl[0] = m[0];
+  m_fl[1] = m[1];
+#pragma unroll
+  for (int i = 0; i < C::OA / 2; ++i) o[i] = 0.f;
+}
+
+// FLUSH_KEYS, after the last P·V, where a flush happened: the copy folded back into O (relative
+// to m).
+template <class C>
+__device__ __forceinline__ void unflush_o(float (&o)[C::OA / 2], const float (&m)[2], const float (&m_fl)[2],
+                                          const float4* fl) {
+  const float w[2] = {fast_exp2f(m_fl[0] - m[0]), fast_exp2f(m_fl[1] - m[1])};
+#pragma unroll
+  for (int i = 0; i < C::OA / 8; ++i) {
+    const float4 c = fl[i * 128];
+    o[4 * i + 0] = fmaf(c.x, w[0], o[4 * i + 0]);
+    o[4 * i + 1] = fmaf(c.y, w[0], o[4 * i + 1]);
+    o[4 * i + 2] = fmaf(c.z, w[1], o[4 * i + 2]);
+    o[4 * i + 3] = fmaf(c.w, w[1], o[4 * i + 3]);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The kernel.
 // ---------------------------------------------------------------------------------------------
@@ -1943,6 +2025,10 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
 #pragma unroll
     for (int i = 0; i < C::OA / 2; ++i) o[i] = 0.f;
     const float scale_log2 = p.scale_log2;
+    // FLUSH: the copy's max, and this thread's slots of it. A flush comes after every FL_TILES
+    // tiles but the last, so the copy holds anything at the end exactly when n_wg > FL_TILES.
+    float m_fl[2] = {0.f, 0.f};
+    auto fl = [&]() { return reinterpret_cast<float4*>(smem + C::FL_OFF) + cw * C::FL_F4 * 128 + tid % 128; };
 
     mbar_wait(q_full, k & 1u);
     ATTN_HOLD(st_c);  // (c)
@@ -2000,6 +2086,10 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
           pin(pf);
           if (leader) mbar_arrive(v_empty(sv));
           convert_p<C>(s, pf);
+          // O holds tiles 0..u-1 since the last flush (none before the first); S is dead by now.
+          if constexpr (C::FLUSH) {
+            if (u % C::FL_TILES == 0) flush_o<C>(o, m, m_fl, u == C::FL_TILES, fl());
+          }
         }
         {
           const int i = tix(n_wg - 1), sv = stg(i);
@@ -2016,6 +2106,9 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
           pin(pf);
           ATTN_HOLD(st_e);  // (e)
           if (leader && !PERS) mbar_arrive(v_empty(sv));  // persistent: after O's store
+          if constexpr (C::FLUSH) {
+            if (n_wg > C::FL_TILES) unflush_o<C>(o, m, m_fl, fl());
+          }
         }
       }  // n_wg > 0
     } else {
@@ -2053,6 +2146,12 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
           l[1] += ts[2];
         }
         if (leader) mbar_arrive(v_empty(st));
+        if constexpr (C::FLUSH) {  // O holds tiles 0..u since the last flush
+          if ((u + 1) % C::FL_TILES == 0 && u + 1 < n_wg) flush_o<C>(o, m, m_fl, u + 1 == C::FL_TILES, fl());
+        }
+      }
+      if constexpr (C::FLUSH) {
+        if (n_wg > C::FL_TILES) unflush_o<C>(o, m, m_fl, fl());
       }
       if (n_wg > 0) ATTN_HOLD(st_e);  // (e)
     }
@@ -2480,6 +2579,9 @@ int choose_split(const AttnParams& p) {
   const int64_t sms = num_sms();
   int cs = 1;
   while (cs * 2 <= SPLIT_MAX && cs * 2 <= nt && ctas * cs * 2 <= sms) cs *= 2;
+  // Each piece is one accumulator chain: no longer than FLUSH_KEYS keys, or no split (the rows
+  // then take the long-row variant, which flushes).
+  if ((nt + cs - 1) / cs * CS::BN > FLUSH_KEYS) return 1;
   return cs;
 #else
   (void)p;
@@ -2513,6 +2615,11 @@ cudaError_t dispatch_causal(const AttnParams& p, cudaStream_t stream, EncodeFn e
     }
   }
 #endif
+  // Rows longer than FLUSH_KEYS: the variant that keeps every accumulator chain that short.
+  if (p.S_k > FLUSH_KEYS) {
+    using CL = typename ConfigFor<T, D>::long_rows;
+    return p.causal ? launch<CL, true>(p, stream, enc, 1) : launch<CL, false>(p, stream, enc, 1);
+  }
   using C = typename ConfigFor<T, D>::type;
   if constexpr (D == 128 && C::PERSISTENT) {
     if (!p.causal && p.S_k > PERSIST_MAX_KEYS)
@@ -2550,9 +2657,11 @@ ATTN_EXPORT int attn_smem_bytes(int head_dim, int dtype) {
   if (dtype != ATTN_FP16 && dtype != ATTN_BF16) return 0;
   switch (head_dim) {  // the layout does not depend on which 16-bit type it holds
     // The larger of the main kernel's and the split-KV kernel's request.
-    case 64: return max_bytes(max_bytes(max_bytes(ConfigFor<__half, 64>::type::SMEM_BYTES, SMEM_SPLIT(64)),
-                                        ShortConfigFor<__half>::type::SMEM_BYTES), SMEM_KSPLIT);
-    case 128: return max_bytes(ConfigFor<__half, 128>::type::SMEM_BYTES, SMEM_SPLIT(128));
+    case 64: return max_bytes(max_bytes(max_bytes(max_bytes(ConfigFor<__half, 64>::type::SMEM_BYTES, SMEM_SPLIT(64)),
+                                                  ShortConfigFor<__half>::type::SMEM_BYTES), SMEM_KSPLIT),
+                              ConfigFor<__half, 64>::long_rows::SMEM_BYTES);
+    case 128: return max_bytes(max_bytes(ConfigFor<__half, 128>::type::SMEM_BYTES, SMEM_SPLIT(128)),
+                               ConfigFor<__half, 128>::long_rows::SMEM_BYTES);
     default: return 0;
   }
 }

@@ -86,9 +86,10 @@
 //                           max's quad shuffles when no row moves (1: stale-max kernels, the
 //                           default; 2: every kernel; 0: off)
 //   ATTN_STAMPS             diagnostic: 1 records globaltimer/clock64 at fixed points (default 0)
-//   FLUSH_KEYS, STAGES_LONG_D128  rows of more than FLUSH_KEYS keys take the long-row variant, whose
-//                           O accumulator restarts every FLUSH_KEYS keys into an fp32 copy in
-//                           shared memory (default 4096; the d=128 variant at 2 stages to fit it)
+//   FLUSH_KEYS, FLUSH_D128_GLOBAL  rows of more than FLUSH_KEYS keys take the long-row variant,
+//                           whose O accumulator restarts every FLUSH_KEYS keys into an fp32 copy
+//                           (default 4096); d=128: the copy in global memory (1, default) or in
+//                           shared memory beside 2 stages (0)
 // A combination that cannot work is a compile error (static_assert) naming the limit: shared
 // memory over 227 KB, too few registers per consumer thread for the S, P and O fragments, a
 // block over 256 TMA rows, or an unsupported N. Valid and recommended sets are in NOTES.md.
@@ -293,17 +294,18 @@
 // FLUSH_KEYS (fifteenth session): the tensor cores' fp32 accumulator loses a little of every
 // P·V step, always downward where V's entries share a sign, so one accumulator chain over a long
 // row biases O (at 70000 keys, V offset by 100: -1.25 fp16 units, NOTES.md). Rows of more than
-// FLUSH_KEYS keys therefore take a variant of the main kernel (FL) whose consumers add O's
-// accumulator into an fp32 copy in shared memory every FLUSH_KEYS keys, with rounded FFMAs, and
-// restart it from zero: no chain is longer than FLUSH_KEYS keys. Rows of up to FLUSH_KEYS keys
-// never flush and keep the kernels above; a cluster key split is only taken when its pieces are
-// that short (a piece is one chain). The d=128 variant has STAGES_LONG_D128 stages, so that its
-// copy fits beside them.
+// FLUSH_KEYS keys therefore take a variant of the main kernel whose consumers add O's
+// accumulator into an fp32 copy every FLUSH_KEYS keys, with rounded FFMAs, and restart it from
+// zero: no chain is longer than FLUSH_KEYS keys. Rows of up to FLUSH_KEYS keys never flush and
+// keep the kernels above; a cluster key split is only taken when its pieces are that short (a
+// piece is one chain). The copy: d=64, in shared memory (it fits beside the tile); d=128, where
+// it does not fit beside three stages, in a per-call workspace in global memory (FLUSH_D128_GLOBAL
+// 1; 0: in shared memory, the ring cut to 2 stages, 7-8% slower at 8192-16384 keys, NOTES.md).
 #ifndef FLUSH_KEYS
 #define FLUSH_KEYS 4096
 #endif
-#ifndef STAGES_LONG_D128
-#define STAGES_LONG_D128 2
+#ifndef FLUSH_D128_GLOBAL
+#define FLUSH_D128_GLOBAL 1
 #endif
 #ifndef SHORT_FOLD_LAST  // 1: the last key-split rank (whose tiles arrive last) folds and stores
 #define SHORT_FOLD_LAST 1  // sixth session: seed graph -2.7% against rank 0 folding (NOTES.md)
@@ -318,7 +320,7 @@ constexpr float kLn2 = 0.6931471805599453f;
 // ---------------------------------------------------------------------------------------------
 template <typename T_, int D_, int CWG_, int BN_, int STAGES_, int PP_ = 0, bool SPLIT_ = false,
           int MINB_ = 1, int KS_ = 1, bool OVL_ = true, bool PERS_ = (PERSIST != 0), bool PW_ = false,
-          bool FL_ = false>
+          int FL_ = 0>
 struct Config {
   using T = T_;
   static constexpr bool BF16 = std::is_same_v<T, __nv_bfloat16>;
@@ -365,7 +367,9 @@ struct Config {
                                      OVERLAP && OVL_ && 64 * (CWG_ / KS_) <= BN_;
   // FLUSH_KEYS: every FL_TILES key tiles, O's accumulator is added into an fp32 copy in shared
   // memory and restarted (the long-row variant: one CTA per item, the overlapped loop).
-  static constexpr bool FLUSH = FL_;
+  // FL_: 1, the copy in shared memory; 2, in a per-call global workspace, one slot per CTA.
+  static constexpr bool FLUSH = FL_ != 0;
+  static constexpr bool FL_GLOBAL = FL_ == 2;
   static constexpr int FL_TILES = FLUSH_KEYS / BN_;
 
   // Register split (setmaxnreg): the producer warpgroup keeps 24 per thread, the consumers
@@ -420,10 +424,11 @@ struct Config {
   static constexpr int SK_OFF = ((KP_OFF + KP_BYTES + 15) / 16) * 16;
   static constexpr int SK_BYTES = PERSISTENT ? 16 : 0;
   // FLUSH only: the copy of O, each consumer thread's OA/2 floats as float4s, stored [warpgroup]
-  // [float4 index][thread]: conflict-free, and only ever touched by the thread that owns it.
+  // [float4 index][thread] (conflict-free in shared memory, coalesced in global), only ever
+  // touched by the thread that owns it.
   static constexpr int FL_OFF = ((SK_OFF + SK_BYTES + 15) / 16) * 16;
   static constexpr int FL_F4 = OA / 8;  // float4s per thread
-  static constexpr int FL_BYTES = FLUSH ? CWG * 128 * FL_F4 * 16 : 0;
+  static constexpr int FL_BYTES = FL_ == 1 ? CWG * 128 * FL_F4 * 16 : 0;
   // L_TENSOR: 16 key rows of fp16 ones, two 1024-byte swizzle atoms, the [V | ones] operand's
   // second slab for every stage and k16 step (above every V stage: the slab offset is positive).
   static constexpr int ONES_OFF = ((FL_OFF + FL_BYTES + 1023) / 1024) * 1024;
@@ -460,7 +465,7 @@ template <typename T> struct ConfigFor<T, 64> {
                       OVERLAP_D64 != 0>;
   // Rows of more than FLUSH_KEYS keys: the same tile with O flushed into an fp32 copy.
   using long_rows = Config<T, 64, CONSUMER_WG_D64, BLOCK_N_D64, STAGES_D64, PINGPONG_D64, false, MINB_D64, 1,
-                           OVERLAP_D64 != 0, false, false, true>;
+                           OVERLAP_D64 != 0, false, false, 1>;
 };
 template <typename T> struct ConfigFor<T, 128> {
   using type = Config<T, 128, CONSUMER_WG_D128, BLOCK_N_D128, STAGES_D128, PINGPONG_D128>;
@@ -470,9 +475,10 @@ template <typename T> struct ConfigFor<T, 128> {
   using one_per_item = Config<T, 128, CONSUMER_WG_D128, BLOCK_N_D128, STAGES_D128, PINGPONG_D128, false, 1, 1,
                               true, false>;
   // Rows of more than FLUSH_KEYS keys, causal or not: one CTA per item, O flushed into an fp32
-  // copy (64 KB), which fits beside STAGES_LONG_D128 stages.
-  using long_rows = Config<T, 128, CONSUMER_WG_D128, BLOCK_N_D128, STAGES_LONG_D128, PINGPONG_D128, false, 1,
-                           1, true, false, false, true>;
+  // copy (64 KB per CTA): in global memory beside the usual ring, or in shared memory beside 2
+  // stages.
+  using long_rows = Config<T, 128, CONSUMER_WG_D128, BLOCK_N_D128, FLUSH_D128_GLOBAL ? STAGES_D128 : 2,
+                           PINGPONG_D128, false, 1, 1, true, false, false, FLUSH_D128_GLOBAL ? 2 : 1>;
 };
 // The split-KV kernel (small grids): 128-row tiles, 128-key tiles, 2 stages (each CTA sees few
 // key tiles; the partial-O buffer needs the room).
@@ -1631,6 +1637,17 @@ __device__ __forceinline__ void fold_partial(float (&o)[C::OA / 2], float (&m)[2
 // and written by its owning thread only, so no barrier is needed. `first`: the copy is not read
 // (it holds whatever the shared memory held).
 template <class C>
+__device__ __forceinline__ float4 fl_load(const float4* a) {
+  if constexpr (C::FL_GLOBAL) return __ldcg(a);  // L2: written by this thread a flush ago
+  else return *a;
+}
+template <class C>
+__device__ __forceinline__ void fl_store(float4* a, float4 v) {
+  if constexpr (C::FL_GLOBAL) __stcg(a, v);
+  else *a = v;
+}
+
+template <class C>
 __device__ __forceinline__ void flush_o(float (&o)[C::OA / 2], const float (&m)[2], float (&m_fl)[2], bool first,
                                         float4* fl) {
   float w[2] = {0.f, 0.f};
@@ -1640,12 +1657,12 @@ __device__ __forceinline__ void flush_o(float (&o)[C::OA / 2], const float (&m)[
   }
 #pragma unroll
   for (int i = 0; i < C::OA / 8; ++i) {
-    float4 c = first ? make_float4(0.f, 0.f, 0.f, 0.f) : fl[i * 128];
+    float4 c = first ? make_float4(0.f, 0.f, 0.f, 0.f) : fl_load<C>(fl + i * 128);
     c.x = fmaf(c.x, w[0], o[4 * i + 0]);
     c.y = fmaf(c.y, w[0], o[4 * i + 1]);
     c.z = fmaf(c.z, w[1], o[4 * i + 2]);
     c.w = fmaf(c.w, w[1], o[4 * i + 3]);
-    fl[i * 128] = c;
+    fl_store<C>(fl + i * 128, c);
   }
   m_fl[0] = m[0];
   m_fl[1] = m[1];
@@ -1661,7 +1678,7 @@ __device__ __forceinline__ void unflush_o(float (&o)[C::OA / 2], const float (&m
   const float w[2] = {fast_exp2f(m_fl[0] - m[0]), fast_exp2f(m_fl[1] - m[1])};
 #pragma unroll
   for (int i = 0; i < C::OA / 8; ++i) {
-    const float4 c = fl[i * 128];
+    const float4 c = fl_load<C>(fl + i * 128);
     o[4 * i + 0] = fmaf(c.x, w[0], o[4 * i + 0]);
     o[4 * i + 1] = fmaf(c.y, w[0], o[4 * i + 1]);
     o[4 * i + 2] = fmaf(c.z, w[1], o[4 * i + 2]);
@@ -1688,6 +1705,7 @@ struct KParams {
   float4* sk_part;
   unsigned* sk_flag;
   unsigned tail_heads;  // CAUSAL_TAIL: the last heads whose items run heads fastest (0: none)
+  float4* fl_ws;        // FLUSH_KEYS, FL_GLOBAL: the copies of O, one slot per CTA ([warpgroup][float4][thread])
 };
 
 // SK_TAIL hand-over between the two pieces of a cut item (different CTAs): the first writes its
@@ -2028,7 +2046,10 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
     // FLUSH: the copy's max, and this thread's slots of it. A flush comes after every FL_TILES
     // tiles but the last, so the copy holds anything at the end exactly when n_wg > FL_TILES.
     float m_fl[2] = {0.f, 0.f};
-    auto fl = [&]() { return reinterpret_cast<float4*>(smem + C::FL_OFF) + cw * C::FL_F4 * 128 + tid % 128; };
+    auto fl = [&]() {
+      const size_t slot = (C::FL_GLOBAL ? size_t(blockIdx.x) * C::CWG : 0) + cw;
+      return (C::FL_GLOBAL ? p.fl_ws : reinterpret_cast<float4*>(smem + C::FL_OFF)) + slot * C::FL_F4 * 128 + tid % 128;
+    };
 
     mbar_wait(q_full, k & 1u);
     ATTN_HOLD(st_c);  // (c)
@@ -2511,7 +2532,12 @@ cudaError_t launch(const AttnParams& p, cudaStream_t stream, EncodeFn enc, int c
   kp.sk_tiles = 0u;
   kp.sk_part = nullptr;
   kp.sk_flag = nullptr;
+  kp.fl_ws = nullptr;
   size_t sk_part_bytes = 0, sk_bytes = 0;
+  // FL_GLOBAL: 64 KB per CTA (d=128), the size of O in fp32 twice over; taken from the same
+  // stream-ordered pool as SK_TAIL's workspace (never both in one launch: one is persistent only,
+  // the other one CTA per item). No initialisation: a slot is read only after its first flush.
+  const size_t fl_bytes = C::FL_GLOBAL ? size_t(items) * C::CWG * 128 * C::FL_F4 * sizeof(float4) : 0;
   if constexpr (C::PERSISTENT && !CAUSAL && SK_TAIL != 0) {
     const int64_t nt = attn::ceil_div(p.S_k, C::BN), rem = items % blocks;
     if (items > blocks && rem != 0 && nt >= SK_TAIL_MIN_TILES && (blocks + rem) * nt * blocks < (int64_t(1) << 32)) {
@@ -2545,21 +2571,23 @@ cudaError_t launch(const AttnParams& p, cudaStream_t stream, EncodeFn enc, int c
   }
   cfg.attrs = attr;
   cfg.numAttrs = unsigned(na);
-  if (sk_bytes == 0) return cudaLaunchKernelEx(&cfg, kernel, kp, tq, tk, tv, to);
+  if (sk_bytes == 0 && fl_bytes == 0) return cudaLaunchKernelEx(&cfg, kernel, kp, tq, tk, tv, to);
   // The workspace is this call's own, in stream order (alloc, zeroed tickets, kernel, free; under
   // graph capture, nodes of the graph): calls on other streams never share it.
   cudaMemPool_t pool = nullptr;
   cudaError_t r = sk_pool(&pool);
   if (r != cudaSuccess) return r;
   void* ws = nullptr;
-  r = cudaMallocFromPoolAsync(&ws, sk_bytes, pool, stream);
+  r = cudaMallocFromPoolAsync(&ws, sk_bytes + fl_bytes, pool, stream);
   if (r != cudaSuccess) return r;
-  r = cudaMemsetAsync(static_cast<char*>(ws) + sk_part_bytes, 0, sk_bytes - sk_part_bytes, stream);
-  if (r == cudaSuccess) {
+  if (sk_bytes != 0) {
+    r = cudaMemsetAsync(static_cast<char*>(ws) + sk_part_bytes, 0, sk_bytes - sk_part_bytes, stream);
     kp.sk_part = static_cast<float4*>(ws);
     kp.sk_flag = reinterpret_cast<unsigned*>(static_cast<char*>(ws) + sk_part_bytes);
-    r = cudaLaunchKernelEx(&cfg, kernel, kp, tq, tk, tv, to);
+  } else {
+    kp.fl_ws = static_cast<float4*>(ws);
   }
+  if (r == cudaSuccess) r = cudaLaunchKernelEx(&cfg, kernel, kp, tq, tk, tv, to);
   const cudaError_t f = cudaFreeAsync(ws, stream);
   return r != cudaSuccess ? r : f;
 }

@@ -2043,8 +2043,10 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
 #pragma unroll
     for (int i = 0; i < C::OA / 2; ++i) o[i] = 0.f;
     const float scale_log2 = p.scale_log2;
-    // FLUSH: the copy's max, and this thread's slots of it. A flush comes after every FL_TILES
-    // tiles but the last, so the copy holds anything at the end exactly when n_wg > FL_TILES.
+    // FLUSH: the copy's max, and this thread's slots of it. The overlapped loop flushes after
+    // steps FL_TILES, 2 FL_TILES, ... below its last (n_wg - 1), so the copy holds anything at
+    // the end exactly when n_wg > FL_TILES + 1; the in-turn loop after tiles FL_TILES, ... below
+    // its last, exactly when n_wg > FL_TILES.
     float m_fl[2] = {0.f, 0.f};
     auto fl = [&]() {
       const size_t slot = (C::FL_GLOBAL ? size_t(blockIdx.x) * C::CWG : 0) + cw;
@@ -2079,8 +2081,8 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
           ATTN_HOLD(st_d);  // (d)
           convert_p<C>(s, pf);
         }
-#pragma unroll 1
-        for (int u = 1; u < n_wg; ++u) {
+        // One step: S(u) issued beside P(u-1)·V(u-1), the softmax of tile u under that P·V.
+        auto step = [&](int u) {
           const int i = tix(u), ip = tix(u - 1);
           const int j = j0 + i;
           const int sk = stg(i), sv = stg(ip);
@@ -2107,10 +2109,23 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
           pin(pf);
           if (leader) mbar_arrive(v_empty(sv));
           convert_p<C>(s, pf);
-          // O holds tiles 0..u-1 since the last flush (none before the first); S is dead by now.
-          if constexpr (C::FLUSH) {
-            if (u % C::FL_TILES == 0) flush_o<C>(o, m, m_fl, u == C::FL_TILES, fl());
+        };
+        if constexpr (C::FLUSH) {
+          // Runs of FL_TILES steps, each followed (while tiles remain) by a flush: after step u, O
+          // holds tiles up to u-1 since the last flush. The flush sits between two loops rather
+          // than behind a branch inside one: with the branch, ptxas moved softmax work (d=128:
+          // 48 of the 64 row-sum FADDs; d=64 causal: the exponentials) below the P·V wait, which
+          // serialised it behind P·V (SASS, fifteenth session; 7% at d=128).
+#pragma unroll 1
+          for (int c0 = 1; c0 < n_wg; c0 += C::FL_TILES) {
+            const int c1 = min(c0 + C::FL_TILES, n_wg);
+#pragma unroll 1
+            for (int u = c0; u < c1; ++u) step(u);
+            if (c1 < n_wg) flush_o<C>(o, m, m_fl, c0 == 1, fl());
           }
+        } else {
+#pragma unroll 1
+          for (int u = 1; u < n_wg; ++u) step(u);
         }
         {
           const int i = tix(n_wg - 1), sv = stg(i);
@@ -2128,7 +2143,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
           ATTN_HOLD(st_e);  // (e)
           if (leader && !PERS) mbar_arrive(v_empty(sv));  // persistent: after O's store
           if constexpr (C::FLUSH) {
-            if (n_wg > C::FL_TILES) unflush_o<C>(o, m, m_fl, fl());
+            if (n_wg > C::FL_TILES + 1) unflush_o<C>(o, m, m_fl, fl());  // a flush happened
           }
         }
       }  // n_wg > 0

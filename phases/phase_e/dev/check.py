@@ -170,6 +170,11 @@ LIBS = {
     # so PERSIST and SK_TAIL apply to it as they stand (O fits one 128-key K stage).
     "e_cw2": (E, ["-DCONSUMER_WG_D64=2"]),
     "e_cw2_sk0": (E, ["-DCONSUMER_WG_D64=2", "-DSK_TAIL=0"]),
+    # sixteenth session: the exact row max at fp16 d=64 (RESCALE_T=0: the short-row kernel's
+    # [V | ones] and the main kernel's tensor-core row sums stay), alone and with the warp's vote
+    # skipping the max's shuffles in the exact-max kernels too (SOFTMAX_VOTE=2).
+    "e_rt0": (E, ["-DRESCALE_T=0"]),
+    "e_rt0_sv2": (E, ["-DRESCALE_T=0", "-DSOFTMAX_VOTE=2"]),
 }
 
 

@@ -13,9 +13,10 @@
 // most likely follow it; on by default), CAUSAL_TAIL (the last heads' causal items heads
 // fastest; on by default) and ATTN_PDL (programmatic dependent launch). NOTES.md says what
 // each measured. In fp16 at d=64 (outside the key split) the tensor cores also sum each row's
-// rounded P (L_TENSOR), which lets the row max go stale by up to 2^RESCALE_T (O's rescale then
-// skipped) while l stays the sum of exactly what P·V multiplied; a tile in which no row of a
-// warp would move its max then skips the quad shuffles of the max too (SOFTMAX_VOTE).
+// rounded P (L_TENSOR), which lets the short-row kernel's row max go stale by up to
+// 2^RESCALE_T_SHORT (O's rescale then skipped) while l stays the sum of exactly what P·V
+// multiplied; a tile in which no row of a warp would move its max then skips the quad shuffles
+// of the max too (SOFTMAX_VOTE). The main kernels keep the exact max (RESCALE_T 0).
 // Rows of more than FLUSH_KEYS keys keep no accumulator chain longer than that (FLUSH_KEYS).
 //
 // phase_d: attention forward on Hopper's own machinery (sm_90a): TMA, mbarrier rings, wgmma,
@@ -79,9 +80,10 @@
 //                           with SHORT_MINB 4 a consumer has 96 registers: 64-key tiles only)
 //   SHORT_PRODUCER_WARP     1: the short-row kernel's producer is one warp (default 1; 0: a
 //                           warpgroup, the consumer at 104 registers by setmaxnreg)
-//   L_TENSOR_D64/_SHORT, RESCALE_T  fp16 d=64: row sums on the tensor cores ([V | ones]: 1; a
-//                           P·ones of their own: 2; off: 0; defaults 1 / 1) and the stale max's
-//                           reach in log2 units (default 8; 0: the exact running max)
+//   L_TENSOR_D64/_SHORT, RESCALE_T/_SHORT  fp16 d=64: row sums on the tensor cores ([V | ones]:
+//                           1; a P·ones of their own: 2; off: 0; defaults 1 / 1) and the stale
+//                           max's reach in log2 units (main kernels 0, the exact running max;
+//                           short-row kernel 8)
 //   SOFTMAX_TREE, SOFTMAX_VOTE  the row max as a tree (default 1); a warp vote that skips the
 //                           max's quad shuffles when no row moves (1: stale-max kernels, the
 //                           default; 2: every kernel; 0: off)
@@ -262,6 +264,12 @@
 // 1). bf16 keeps the fp32 sum (its rounding would move the log-sum-exp by up to 2^-8). RESCALE_T
 // (tenth session), where L_TENSOR holds: a row's running max is raised only when a tile's exceeds
 // it by more than RESCALE_T (log2 units), so most tiles skip O's rescale; 0: the exact max.
+// RESCALE_T applies to the main kernels, RESCALE_T_SHORT to the short-row kernel. A stale max
+// rounds the dominant key's p to 16 bits where the exact one leaves it at 1: the main kernels'
+// max error rose to 1.1-1.2x SDPA's at the median (worst 1.6x over 16 seeds), and their gate
+// failed at two of four other trial seeds; with 0, 1.00x. The short-row kernel's rows (2-8
+// tiles non-causal) measured level with the exact max (worst 1.35x on causal all-negative rows)
+// and 4% faster with the stale one. Sixteenth session, NOTES.md.
 #ifndef L_TENSOR_D64  // eleventh session: level alone, but it makes RESCALE_T accurate (NOTES.md)
 #define L_TENSOR_D64 1
 #endif
@@ -274,8 +282,11 @@
 #ifndef L_TENSOR_SHORT  // 1 needs SHORT_PRODUCER_WARP (thirteenth session, NOTES.md)
 #define L_TENSOR_SHORT (SHORT_PRODUCER_WARP ? 1 : 2)
 #endif
-#ifndef RESCALE_T  // with L_TENSOR, fp16 d=64: +2.2 to +3% on the main kernel's shapes (NOTES.md)
-#define RESCALE_T 8
+#ifndef RESCALE_T  // 8: +4.5% on the main kernel's fp16 d=64 shapes, at the cost above
+#define RESCALE_T 0
+#endif
+#ifndef RESCALE_T_SHORT
+#define RESCALE_T_SHORT 8
 #endif
 // The softmax's prefix (twelfth session; both exact: the outputs are bit for bit those without).
 // SOFTMAX_TREE: each thread's part of a row max as a balanced tree of FMNMX (depth 5 at 32
@@ -300,7 +311,10 @@
 // keep the kernels above; a cluster key split is only taken when its pieces are that short (a
 // piece is one chain). The copy: d=64, in shared memory (it fits beside the tile); d=128, where
 // it does not fit beside three stages, in a per-call workspace in global memory (FLUSH_D128_GLOBAL
-// 1; 0: in shared memory, the ring cut to 2 stages, 7-8% slower at 8192-16384 keys, NOTES.md).
+// 1; 0: in shared memory, the ring cut to 2 stages). Measured with the flush behind a branch in
+// the loop, the copy cost 6-8% at 8192-16384 keys either way; most of that was the branch
+// (ptxas moved softmax work below the P·V wait), and with the flush between runs of steps the
+// long rows cost 2-4% at d=128 (fifteenth session, NOTES.md).
 #ifndef FLUSH_KEYS
 #define FLUSH_KEYS 4096
 #endif
@@ -333,6 +347,7 @@ struct Config {
   static constexpr bool LT = LTM == 1;
   static constexpr bool LS = LTM == 2;
   static constexpr bool LSUM = LTM != 0;       // the tensor cores sum P (RESCALE_T applies)
+  static constexpr int RT = !LSUM ? 0 : MINB_ > 1 ? RESCALE_T_SHORT : RESCALE_T;  // the max's reach
   static constexpr int OA = D + (LT ? 8 : 0);  // accumulator columns of P·V
   static constexpr int CWG = CWG_;            // consumer warpgroups
   // In-CTA key split: KS consumer warpgroups share the same 64 query rows and take every KS-th
@@ -365,8 +380,8 @@ struct Config {
   // fitting one K stage.
   static constexpr bool PERSISTENT = PERS_ && !SPLIT_ && KS_ == 1 && MINB_ == 1 && PP_ == 0 &&
                                      OVERLAP && OVL_ && 64 * (CWG_ / KS_) <= BN_;
-  // FLUSH_KEYS: every FL_TILES key tiles, O's accumulator is added into an fp32 copy in shared
-  // memory and restarted (the long-row variant: one CTA per item, the overlapped loop).
+  // FLUSH_KEYS: every FL_TILES key tiles, O's accumulator is added into an fp32 copy and
+  // restarted (the long-row variant: one CTA per item; the overlapped and the in-turn loop).
   // FL_: 1, the copy in shared memory; 2, in a per-call global workspace, one slot per CTA.
   static constexpr bool FLUSH = FL_ != 0;
   static constexpr bool FL_GLOBAL = FL_ == 2;
@@ -1482,8 +1497,8 @@ __device__ __forceinline__ float local_row_max(const float (&s)[C::BN / 2], int 
 template <class C>
 __device__ __forceinline__ void softmax_tile(float (&s)[C::BN / 2], float (&m)[2], float (&l)[2],
                                              float (&alpha)[2], float scale_log2) {
-  constexpr bool STALE = C::LSUM && RESCALE_T > 0;
-  constexpr float REACH = STALE ? float(RESCALE_T) : 0.f;
+  constexpr bool STALE = C::RT > 0;
+  constexpr float REACH = STALE ? float(C::RT) : 0.f;
   float mx[2], m_new[2];
 #pragma unroll
   for (int h = 0; h < 2; ++h) mx[h] = local_row_max<C>(s, h);
@@ -1507,7 +1522,7 @@ __device__ __forceinline__ void softmax_tile(float (&s)[C::BN / 2], float (&m)[2
       mx[h] = fmaxf(mx[h], __shfl_xor_sync(0xffffffffu, mx[h], 2));
       m_new[h] = fmaxf(m[h], mx[h] * scale_log2);  // scale > 0: max commutes with it
       if constexpr (STALE) {
-        // A stale max stands while the tile's stays within RESCALE_T of it (p <= 2^RESCALE_T): l
+        // A stale max stands while the tile's stays within RT of it (p <= 2^RT): l
         // sums the same rounded P as O, so the rounding of p cancels in O / l as with p = 1. A
         // row's first visible key always replaces -inf.
         const float m_tile = mx[h] * scale_log2;
@@ -1632,10 +1647,8 @@ __device__ __forceinline__ void fold_partial(float (&o)[C::OA / 2], float (&m)[2
   }
 }
 
-// FLUSH_KEYS: O's accumulator (relative to the row max m) into the fp32 copy at fl (relative to
-// m_fl, the max at the previous flush), then restarted from zero. Every slot of the copy is read
-// and written by its owning thread only, so no barrier is needed. `first`: the copy is not read
-// (it holds whatever the shared memory held).
+// The fp32 copy's loads and stores: in global memory through L2 only (each slot is read back by
+// the thread that wrote it, a flush later), in shared memory plainly.
 template <class C>
 __device__ __forceinline__ float4 fl_load(const float4* a) {
   if constexpr (C::FL_GLOBAL) return __ldcg(a);  // L2: written by this thread a flush ago
@@ -1647,6 +1660,10 @@ __device__ __forceinline__ void fl_store(float4* a, float4 v) {
   else *a = v;
 }
 
+// FLUSH_KEYS: O's accumulator (relative to the row max m) into the fp32 copy at fl (relative to
+// m_fl, the max at the previous flush), then restarted from zero. Every slot of the copy is read
+// and written by its owning thread only, so no barrier is needed. `first`: the copy is not read
+// (it holds whatever the memory held).
 template <class C>
 __device__ __forceinline__ void flush_o(float (&o)[C::OA / 2], const float (&m)[2], float (&m_fl)[2], bool first,
                                         float4* fl) {

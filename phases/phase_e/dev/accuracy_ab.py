@@ -34,6 +34,11 @@ CASES = [
     ((2, 8, 512, 512, 64), {"name": "normal", "std": 1.0}),
     ((1, 8, 333, 333, 64), {"name": "all_negative", "strength": 150.0}),
     ((2, 8, 512, 512, 64), {"name": "large_logits", "std": 7.0}),
+    # Causal rows of up to SHORT_CAUSAL_MAX_KEYS (2048) keys: the short-row kernel too.
+    ((1, 1, 119, 840, 64), {"name": "all_negative", "strength": 150.0}, True),
+    ((2, 4, 1024, 1024, 64), {"name": "normal", "std": 1.0}, True),
+    ((1, 2, 2048, 2048, 64), {"name": "normal", "std": 1.0}, True),
+    ((1, 2, 2048, 2048, 64), {"name": "sink", "strength": 12.0}, True),
 ]
 
 
@@ -54,7 +59,8 @@ def main():
     libs = {n: check.Lib(n) for n in names}
     u = 2.0 ** -11
     rows = []
-    for (B, H, Sq, Sk, D), dist in CASES:
+    for (B, H, Sq, Sk, D), dist, *flag in CASES:
+        causal = bool(flag and flag[0])
         scale = D ** -0.5
         stats = {n: {"ratios": [], "gains": []} for n in names}
         sd_gain = []
@@ -62,14 +68,14 @@ def main():
             shape = {"B": B, "H": H, "S_q": Sq, "S_k": Sk, "D": D}
             q32, k32, v32 = values(shape, dist, scale, 1000 + seed)
             q, k, v = (x.half() for x in (q32, k32, v32))
-            ref, _ = check.reference(q.float(), k.float(), v.float(), False, scale)
-            sd = check.sdpa(q, k, v, False, scale).double()
+            ref, _ = check.reference(q.float(), k.float(), v.float(), causal, scale)
+            sd = check.sdpa(q, k, v, causal, scale).double()
             sd_err = (sd - ref).abs().max().item()
             rr = (ref * ref).sum().item()
             sd_gain.append(((sd - ref) * ref).sum().item() / rr / u)
             for n, lib in libs.items():
                 o = torch.full_like(q, float("nan"))
-                rc = lib(q, k, v, o, causal=False, scale=scale)
+                rc = lib(q, k, v, o, causal=causal, scale=scale)
                 torch.cuda.synchronize()
                 assert rc == 0, (n, rc)
                 od = o.double()
@@ -78,12 +84,12 @@ def main():
         for n in names:
             r = sorted(stats[n]["ratios"])
             g = stats[n]["gains"]
-            row = {"case": [B, H, Sq, Sk, D], "values": dist["name"], "lib": n, "seeds": a.seeds,
+            row = {"case": [B, H, Sq, Sk, D], "causal": causal, "values": dist["name"], "lib": n, "seeds": a.seeds,
                    "over_2x": sum(x > 2.0 for x in r) / len(r), "median_ratio": r[len(r) // 2],
                    "worst_ratio": r[-1], "mean_gain_u": sum(g) / len(g),
                    "sdpa_mean_gain_u": sum(sd_gain) / len(sd_gain)}
             rows.append(row)
-            print(f"{str((B, H, Sq, Sk, D)):24s} {dist['name']:12s} {n:6s} over2x {row['over_2x']:.2f} "
+            print(f"{str((B, H, Sq, Sk, D)):24s}{'c' if causal else ' '} {dist['name']:12s} {n:6s} over2x {row['over_2x']:.2f} "
                   f"median {row['median_ratio']:.2f} worst {row['worst_ratio']:.2f} "
                   f"gain {row['mean_gain_u']:+.4f} u (sdpa {row['sdpa_mean_gain_u']:+.4f})", flush=True)
     (out / "accuracy_ab.json").write_text(json.dumps(rows, indent=1))

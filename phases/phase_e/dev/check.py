@@ -170,11 +170,14 @@ LIBS = {
     # so PERSIST and SK_TAIL apply to it as they stand (O fits one 128-key K stage).
     "e_cw2": (E, ["-DCONSUMER_WG_D64=2"]),
     "e_cw2_sk0": (E, ["-DCONSUMER_WG_D64=2", "-DSK_TAIL=0"]),
-    # sixteenth session: the exact row max at fp16 d=64 (RESCALE_T=0: the short-row kernel's
-    # [V | ones] and the main kernel's tensor-core row sums stay), alone and with the warp's vote
-    # skipping the max's shuffles in the exact-max kernels too (SOFTMAX_VOTE=2).
-    "e_rt0": (E, ["-DRESCALE_T=0"]),
-    "e_rt0_sv2": (E, ["-DRESCALE_T=0", "-DSOFTMAX_VOTE=2"]),
+    # sixteenth session, calls 1-2: the exact row max at fp16 d=64 in every kernel (the row sums
+    # stay on the tensor cores), alone and with the warp's vote skipping the max's shuffles in
+    # the exact-max kernels too (SOFTMAX_VOTE=2); e_rt8 is the build those calls ran as "e" (the
+    # stale max everywhere). Since 32499c5 the default is the exact max in the main kernels only
+    # (RESCALE_T 0, RESCALE_T_SHORT 8).
+    "e_rt0": (E, ["-DRESCALE_T=0", "-DRESCALE_T_SHORT=0"]),
+    "e_rt0_sv2": (E, ["-DRESCALE_T=0", "-DRESCALE_T_SHORT=0", "-DSOFTMAX_VOTE=2"]),
+    "e_rt8": (E, ["-DRESCALE_T=8"]),
 }
 
 

@@ -4,6 +4,7 @@
 # accuracy over 16 seeds (accuracy_ab.py), then three rotated same-process timing passes over
 # the d=64 set and one pass over the short set (graph times at the seed). Libraries built on the
 # CPU host beforehand (check.py --stages build --libs e,e_rt0,e_rt0_sv2,d) and carried.
+# (That call's "e" was the build now named e_rt8: to rerun it, use NAMES=e_rt8,e_rt0,e_rt0_sv2.)
 set -u
 L="$OUT/logs"; mkdir -p "$L"; t0=$SECONDS
 python3 phases/phase_e/dev/accuracy_ab.py --out "$OUT/acc" --seeds 16 --libs e,e_rt0,e_rt0_sv2,d > "$L/accuracy.log" 2>&1

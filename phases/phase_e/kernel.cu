@@ -211,6 +211,13 @@
 #ifndef PERSIST_MAX_KEYS
 #define PERSIST_MAX_KEYS 4096
 #endif
+// 1: the persistent kernel's leader does not wait for its O store to have read shared memory
+// before the next item: it waits (and releases the last tile's K and V stages) once it has issued
+// the next item's first Q·Kᵀ, which that stage never holds (the next item's third tile does).
+// NOTES.md, seventeenth session.
+#ifndef PERS_DEFER
+#define PERS_DEFER 0
+#endif
 // 1: when the persistent kernel's items do not divide evenly over its CTAs, the last two rounds
 // are split stream-K style: every CTA takes one contiguous run of their key tiles (longer than an
 // item, so an item has at most two pieces), and the piece that finishes second folds the other's
@@ -642,9 +649,15 @@ __device__ __forceinline__ void tma_prefetch_l2_4d(const CUtensorMap* m, int c0,
                "r"(c0), "r"(c1), "r"(c2), "r"(c3)
                : "memory");
 }
-__device__ __forceinline__ void tma_store_commit_and_drain() {
+__device__ __forceinline__ void tma_store_commit() {
   asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+}
+__device__ __forceinline__ void tma_store_drain() {
   asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");  // smem may be released
+}
+__device__ __forceinline__ void tma_store_commit_and_drain() {
+  tma_store_commit();
+  tma_store_drain();
 }
 // Orders this thread's generic-proxy shared-memory writes before later async-proxy accesses
 // (the TMA store of O).
@@ -1996,6 +2009,18 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
     const int lane = tid % 32, g = lane / 4, t = lane % 4;
     const bool leader = (tid % 128) == 0;  // releases stages and issues the O store
     uint32_t ring = 0;  // K/V tiles of this CTA's earlier items (persistent)
+    // PERS_DEFER: the stage the leader's last O store reads, released later (-1: none).
+    int pend = -1;
+    auto release_pend = [&]() {
+      if constexpr (PERS && PERS_DEFER) {
+        if (leader && pend >= 0) {
+          tma_store_drain();
+          mbar_arrive(k_empty(pend));
+          mbar_arrive(v_empty(pend));
+        }
+        pend = -1;
+      }
+    };
 #pragma unroll 1
     for (unsigned k = 0; k < n_mine; ++k) {
     const Item it = PERS && k > 0 ? unit(k) : item0;
@@ -2070,6 +2095,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       return (C::FL_GLOBAL ? p.fl_ws : reinterpret_cast<float4*>(smem + C::FL_OFF)) + slot * C::FL_F4 * 128 + tid % 128;
     };
 
+    if (!C::OVL || n_wg == 0) release_pend();
     mbar_wait(q_full, k & 1u);
     ATTN_HOLD(st_c);  // (c)
     // Persistent: a warpgroup whose rows are all past S_q reads no Q; it still counts once.
@@ -2086,6 +2112,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
           issue_qk<C>(s, q_desc, k_desc(s0));
           wgmma_commit();
           pp_end(false);
+          release_pend();  // the previous item's O store has had this long to read its stage
           wgmma_wait<0>();
           pin(s);
           if (leader) {
@@ -2364,9 +2391,12 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
 #pragma unroll
         for (int sl = 0; sl < C::SLABS; ++sl)
           tma_store_4d(&tm_o, sb + o_base + sl * o_slab + o_row0 * 128, 64 * sl, m0 + 64 * rg, h, b);
-        tma_store_commit_and_drain();
+        if (PERS && PERS_DEFER) tma_store_commit();
+        else tma_store_commit_and_drain();
       }
-      if (PERS && leader && n_wg > 0) {
+      if (PERS && PERS_DEFER) {
+        if (n_wg > 0) pend = s_last;
+      } else if (PERS && leader && n_wg > 0) {
         mbar_arrive(k_empty(s_last));
         mbar_arrive(v_empty(s_last));
       }
@@ -2423,6 +2453,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
     }
     ring += uint32_t(n_tiles);
     }  // this CTA's items
+    release_pend();  // the last item's store has read its stage before the CTA's memory goes
 #if ATTN_STAMPS
     ATTN_STAMP(st_row, 7);  // (h)
     // No fence: the next call reads the counter only after this grid has completed.

@@ -178,6 +178,11 @@ LIBS = {
     "e_rt0": (E, ["-DRESCALE_T=0", "-DRESCALE_T_SHORT=0"]),
     "e_rt0_sv2": (E, ["-DRESCALE_T=0", "-DRESCALE_T_SHORT=0", "-DSOFTMAX_VOTE=2"]),
     "e_rt8": (E, ["-DRESCALE_T=8"]),
+    # Seventeenth session: the persistent kernel's O store drained and its stage released under the
+    # next item's first Q·Kᵀ.
+    "e_dd": (E, ["-DPERS_DEFER=1"]),
+    "e_dd_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DPERS_DEFER=1"]),
+    "e_dd_sk1_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DPERS_DEFER=1", "-DSK_TAIL_MIN_TILES=1"]),
 }
 
 

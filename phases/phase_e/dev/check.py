@@ -183,6 +183,7 @@ LIBS = {
     "e_dd": (E, ["-DPERS_DEFER=1"]),
     "e_dd_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DPERS_DEFER=1"]),
     "e_dd_sk1_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DPERS_DEFER=1", "-DSK_TAIL_MIN_TILES=1"]),
+    "e_dd0": (E, ["-DPERS_DEFER=0"]),                              # the build before PERS_DEFER
 }
 
 

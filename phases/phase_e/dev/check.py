@@ -184,6 +184,8 @@ LIBS = {
     "e_dd_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DPERS_DEFER=1"]),
     "e_dd_sk1_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DPERS_DEFER=1", "-DSK_TAIL_MIN_TILES=1"]),
     "e_dd0": (E, ["-DPERS_DEFER=0"]),                              # the build before PERS_DEFER
+    # PERS_DEFER=2 (the whole epilogue under the next item's first Q·Kᵀ) stopped at ptxas's C7518:
+    # dev/runs/seventeenth/pers_defer2.patch, against the kernel of 1c2b0c3.
 }
 
 

@@ -178,6 +178,9 @@ LIBS = {
     "e_rt0": (E, ["-DRESCALE_T=0", "-DRESCALE_T_SHORT=0"]),
     "e_rt0_sv2": (E, ["-DRESCALE_T=0", "-DRESCALE_T_SHORT=0", "-DSOFTMAX_VOTE=2"]),
     "e_rt8": (E, ["-DRESCALE_T=8"]),
+    # Seventeenth session: a stale max of shorter reach in the main kernels (p <= 2 or 4).
+    "e_rt1": (E, ["-DRESCALE_T=1"]),
+    "e_rt2": (E, ["-DRESCALE_T=2"]),
     # Seventeenth session: the persistent kernel's O store drained and its stage released under the
     # next item's first Q·Kᵀ.
     "e_dd": (E, ["-DPERS_DEFER=1"]),

@@ -13,16 +13,7 @@ L="$OUT/logs"; mkdir -p "$L"; t0=$SECONDS
 for s in $SEEDS; do
   d=/tmp/seed_$s; rm -rf "$d"; cp -r . "$d"
   for ph in $PHASES; do
-    python3 - "$d/phases/$ph/gate.yaml" "$s" <<'PY'
-import sys
-import yaml
-path, seed = sys.argv[1], int(sys.argv[2])
-with open(path) as f:
-    spec = yaml.safe_load(f)
-spec.setdefault("correctness", {})["seed"] = seed
-with open(path, "w") as f:
-    yaml.safe_dump(spec, f, sort_keys=False)
-PY
+    python3 phases/phase_e/dev/gate_seed.py "$d/phases/$ph/gate.yaml" "$s"
   done
   (cd "$d" && for ph in $PHASES; do
      python3 -m ladder run $ph --gate build --gate correctness > "$L/${ph}_seed$s.log" 2>&1

@@ -20,16 +20,7 @@ PYTHONUNBUFFERED=1 timeout 200 python3 phases/phase_e/dev/check.py --out "$OUT/c
   --stages "correct:e_dd_trap+correct:e_dd_sk1_trap" > "$L/check.log" 2>&1
 echo "check $((SECONDS - t0)) s" >> "$L/times.txt"
 for s in ${SEEDS:-1 2 3 4}; do
-  python3 - phases/phase_e/gate.yaml "$s" <<'PY'
-import sys
-import yaml
-path, seed = sys.argv[1], int(sys.argv[2])
-with open(path) as f:
-    spec = yaml.safe_load(f)
-spec.setdefault("correctness", {})["seed"] = seed
-with open(path, "w") as f:
-    yaml.safe_dump(spec, f, sort_keys=False)
-PY
+  python3 phases/phase_e/dev/gate_seed.py phases/phase_e/gate.yaml "$s"
   python3 -m ladder run phase_e --gate build --gate correctness > "$L/phase_e_seed$s.log" 2>&1
   echo "seed $s $((SECONDS - t0)) s" >> "$L/times.txt"
 done

@@ -8,16 +8,7 @@ L="$OUT/logs"; mkdir -p "$L"; t0=$SECONDS
 LIMIT=${LIMIT:-330} bash phases/phase_e/dev/runs/fifteenth/phase_e_all.sh
 rm -rf /tmp/seedtree; cp -r . /tmp/seedtree
 (cd /tmp/seedtree && for s in ${SEEDS:-1 2 3 4}; do
-  python3 - phases/phase_e/gate.yaml "$s" <<'PY'
-import sys
-import yaml
-path, seed = sys.argv[1], int(sys.argv[2])
-with open(path) as f:
-    spec = yaml.safe_load(f)
-spec.setdefault("correctness", {})["seed"] = seed
-with open(path, "w") as f:
-    yaml.safe_dump(spec, f, sort_keys=False)
-PY
+  python3 phases/phase_e/dev/gate_seed.py phases/phase_e/gate.yaml "$s"
   timeout 120 python3 -m ladder run phase_e --gate correctness > "$L/phase_e_seed$s.log" 2>&1
   echo "seed $s $((SECONDS - t0)) s" >> "$L/times.txt"
 done)

@@ -187,10 +187,8 @@ LIBS = {
     "e_dd_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DPERS_DEFER=1"]),
     "e_dd_sk1_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DPERS_DEFER=1", "-DSK_TAIL_MIN_TILES=1"]),
     "e_dd0": (E, ["-DPERS_DEFER=0"]),                              # the build before PERS_DEFER
-    # PERS_DEFER's drain after the first tile's softmax instead of after its Q·Kᵀ issue (dev/late).
-    "e_late": ("phases/phase_e/dev/late", ["-DPERS_DEFER_LATE=1"]),
-    "e_late_trap": ("phases/phase_e/dev/late", ["-DATTN_SPIN_TRAP=1", "-DPERS_DEFER_LATE=1"]),
-    "e_late_sk1_trap": ("phases/phase_e/dev/late", ["-DATTN_SPIN_TRAP=1", "-DPERS_DEFER_LATE=1", "-DSK_TAIL_MIN_TILES=1"]),
+    # PERS_DEFER's drain after the first tile's softmax (e_late): level with the shipped build
+    # (seventeenth session); dev/runs/seventeenth/pers_defer_late.patch.
     # PERS_DEFER=2 (the whole epilogue under the next item's first Q·Kᵀ) stopped at ptxas's C7518:
     # dev/runs/seventeenth/pers_defer2.patch, against the kernel of 1c2b0c3.
 }

@@ -182,7 +182,8 @@ LIBS = {
     "e_rt1": (E, ["-DRESCALE_T=1"]),
     "e_rt2": (E, ["-DRESCALE_T=2"]),
     # Seventeenth session: the persistent kernel's O store drained and its stage released under the
-    # next item's first Q·Kᵀ.
+    # next item's first Q·Kᵀ. Since 390b8cd that is the default, so e_dd, e_dd_trap and
+    # e_dd_sk1_trap build what e, e_trap and e_sk1_trap do; the names stay for call1.sh.
     "e_dd": (E, ["-DPERS_DEFER=1"]),
     "e_dd_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DPERS_DEFER=1"]),
     "e_dd_sk1_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DPERS_DEFER=1", "-DSK_TAIL_MIN_TILES=1"]),

@@ -154,3 +154,31 @@ def test_single_row_changes_skipped_at_long_rows_are_not_failures():
     figures = next(iter(raw["configs"].values()))["child"]["result"]["shapes"][0]["figures"]
     figures["single_row_changes"][1:] = [{"tensor": t, "skipped": "S_k 70000 > 4096"} for t in "kv"]
     assert sanity.derive(raw, inputs)["status"] == "pass"
+
+
+def test_another_problem_at_the_same_addresses_answered_differently_fails():
+    inputs, raw = _inputs_and_raw()
+    figures = next(iter(raw["configs"].values()))["child"]["result"]["shapes"][0]["figures"]
+    figures["same_addresses"][0] = {"variant": "fewer keys", "elements": 640, "mismatches": 600, "unwritten": 0}
+    d = sanity.derive(raw, inputs)
+    assert d["status"] == "fail"
+    assert "with fewer keys at the addresses of the shape's own calls, 600 of 640" in d["reason"]
+
+
+def test_another_problem_left_unwritten_at_the_same_addresses_fails():
+    inputs, raw = _inputs_and_raw()
+    figures = next(iter(raw["configs"].values()))["child"]["result"]["shapes"][0]["figures"]
+    figures["same_addresses"][2] = {"variant": "another scale", "elements": 640, "mismatches": 0, "unwritten": 64}
+    d = sanity.derive(raw, inputs)
+    assert d["status"] == "fail" and "64 never written" in d["reason"]
+
+
+def test_records_made_before_the_same_address_check_keep_their_summary():
+    inputs, raw = _inputs_and_raw()
+    for got in raw["configs"].values():
+        for row in got["child"]["result"]["shapes"]:
+            del row["figures"]["same_addresses"]
+    before = sanity.derive(copy.deepcopy(raw), inputs)
+    assert before["status"] == "pass" and "same addresses" not in before["reason"]
+    _, fresh = _inputs_and_raw()
+    assert "another problem at the same addresses answered as at others" in sanity.derive(fresh, inputs)["reason"]

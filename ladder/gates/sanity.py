@@ -49,6 +49,11 @@ def shape_problems(f):
         p.append(f"two concurrent calls on two streams: {conc['mismatches']} elements differ from their eager "
                  f"outputs, {conc['unwritten']} never written, over {conc['trials']} trials (state shared "
                  "between calls?)")
+    for row in f.get("same_addresses") or []:  # absent only in records made before the check (stale)
+        if row["mismatches"] or row["unwritten"]:
+            p.append(f"with {row['variant']} at the addresses of the shape's own calls, {row['mismatches']} of "
+                     f"{row['elements']} output elements differ from the same call on copies at other addresses"
+                     f"{_unwritten(row['unwritten'])} (a plan, such as tensor maps, keyed on the addresses alone?)")
     g = f["graph"]
     if g.get("error"):
         p.append(f"CUDA graph capture or replay failed: {g['error']}")
@@ -59,6 +64,10 @@ def shape_problems(f):
         extra = f", {f['zero_query_unwritten']} elements never written" if f["zero_query_unwritten"] else ""
         p.append(f"all-zero queries: output is not the mean of V (max error {f['zero_query_max_err']:.3g}{extra})")
     return p
+
+
+def _unwritten(n):
+    return f", {n} never written" if n else ""
 
 
 def _read_errors(state, when):
@@ -155,15 +164,15 @@ def derive(raw, inputs):
                     fails.append(f"compute-sanitizer {tool} at {shape_label(run['shape'])}: {line}")
         failures[name], figures[name] = fails, {"sanitizer": sanitizer, "problems": fails}
     tools = ", ".join(section["sanitizer"]["tools"])
-    # Records made before the single-row and concurrency checks keep the summary they were made with.
-    newer = any("concurrent" in row.get("figures", {}) for got in raw["configs"].values()
-                if got["child"].get("result") for row in got["child"]["result"]["shapes"])
-    caching = ("no caching (by address or by a sample of the contents), safe to run concurrently" if newer
-               else "no caching")
-    confined = any("confinement" in row.get("figures", {}) for got in raw["configs"].values()
-                   if got["child"].get("result") for row in got["child"]["result"]["shapes"])
-    if confined:
+    # Records made before a check existed keep the summary they were made with.
+    recorded = {key for got in raw["configs"].values() if got["child"].get("result")
+                for row in got["child"]["result"]["shapes"] for key in row.get("figures", {})}
+    caching = ("no caching (by address or by a sample of the contents), safe to run concurrently"
+               if "concurrent" in recorded else "no caching")
+    if "confinement" in recorded:
         caching += ", confined to the caller's stream with the device's settings untouched"
+    if "same_addresses" in recorded:
+        caching += ", another problem at the same addresses answered as at others"
     out = by_config(configs, failures, lambda ok: (
         f"{len(section['shapes'])} shape(s): fully written, finite, inputs intact, stream-ordered (caller and side "
         f"stream), repeatable, graph-replayable, {caching}, zero-query exact, misaligned views refused or right; "

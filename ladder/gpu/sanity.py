@@ -11,6 +11,10 @@ derive() in ladder/gates/sanity.py turns them into problems. On each sanity shap
   kernel that keys a cache on a sample of the contents returns the old answer);
 - two calls on two streams started together, on different inputs: each bit-identical to its
   eager output (a static workspace shared between calls mixes them);
+- views that start at the addresses the shape's calls used but pose another problem (fewer
+  keys, queries, heads or batches; the other mask; another scale), each right after a call for
+  the shape itself: bit-identical to the same call on copies at other addresses (a kernel that
+  keys a plan, say its tensor maps, on the addresses alone answers from the shape's plan);
 - all-zero queries: every visible key weighs the same, so each row is the mean of its V rows;
 - on a non-blocking side stream held by a spin: inputs rewritten on that stream, then the call,
   then a copy of o: the output must be the eager output for the new inputs (a kernel that
@@ -39,6 +43,7 @@ from .reference import reference, sdpa_error_baseline
 SINGLE_ROW_MAX_KEYS = 4096  # above, one key row's change can stay under the output's rounding (bf16, flat softmax)
 SPIN_CYCLES = 40_000_000  # ~20 ms at H100 clocks: far longer than any host enqueue
 MISALIGNED_K = 2.0        # a misaligned view answered must be within 2x SDPA's error, as in correctness
+OTHER_SCALE = 0.75        # the "another scale" variant's softmax scale, in units of D^-0.5
 
 
 def _bits(x):
@@ -49,10 +54,10 @@ def _mismatch(a, b):
     return int((_bits(a) != _bits(b)).sum())
 
 
-def _call(kernel, q, k, v, causal, lse=True):
+def _call(kernel, q, k, v, causal, lse=True, scale=None):
     o = poisoned_like(q)
     l = poisoned_lse(q) if lse else None
-    kernel(q, k, v, o, l, causal=causal)
+    kernel(q, k, v, o, l, scale=scale, causal=causal)
     snapshot = o.clone()  # enqueued on the caller's stream right behind the kernel
     torch.cuda.synchronize()
     return o, l, snapshot
@@ -110,6 +115,7 @@ def check_shape(kernel, producer, shape, seed, repeats):
 
     f["single_row_changes"] = single_row_changes(kernel, q, k, v, causal, seed, o_new)
     f["concurrent"] = concurrent_calls(kernel, (q, k, v), _fresh(shape, seed + 303, (q, k, v)), causal)
+    f["same_addresses"] = other_problems_at_same_addresses(kernel, q, k, v, causal)
 
     # All-zero queries: every visible key weighs the same, so each row is the mean of its V rows.
     q.zero_()
@@ -181,6 +187,40 @@ def concurrent_calls(kernel, first, second, causal):
             mismatches[i] += _mismatch(outs[i], expected[i])
             unwritten_n[i] += int(unwritten(outs[i]).sum())
     return {"mismatches": sum(mismatches), "unwritten": sum(unwritten_n), "trials": 4}
+
+
+def other_problems_at_same_addresses(kernel, q, k, v, causal):
+    """Each variant: a call for the shape itself (so that a plan keyed on these addresses is the
+    shape's), then the variant on views that start at these addresses, then the variant on copies
+    of q, k and v at other addresses with the same strides. The two answers must agree bit for
+    bit: the repeat check holds the kernel to determinism, and nothing else about the problem
+    differs. A cut needs something to cut: one batch, head or row is left whole."""
+    B, H, S_q, _ = q.shape
+    cuts = [("fewer keys", 2, k.shape[2], "kv"), ("fewer queries", 2, S_q, "q"),
+            ("fewer heads", 1, H, "qkv"), ("fewer batches", 0, B, "qkv")]
+    variants = [(name, (dim, n - max(1, n // 4), which), causal, None) for name, dim, n, which in cuts if n > 1]
+    variants += [("the other mask", None, not causal, None),
+                 ("another scale", None, causal, OTHER_SCALE * q.shape[-1] ** -0.5)]
+    copies = []
+    for t in (q, k, v):
+        c = torch.empty_strided(t.size(), t.stride(), dtype=t.dtype, device=t.device)
+        c.copy_(t)
+        copies.append(c)
+
+    def views(cut, tensors):
+        if cut is None:
+            return tensors
+        dim, n, which = cut
+        return tuple(t.narrow(dim, 0, n) if name in which else t for name, t in zip("qkv", tensors))
+
+    rows = []
+    for name, cut, mask, scale in variants:
+        _call(kernel, q, k, v, causal)
+        o_here = _call(kernel, *views(cut, (q, k, v)), mask, scale=scale)[0]
+        o_there = _call(kernel, *views(cut, copies), mask, scale=scale)[0]
+        rows.append({"variant": name, "elements": o_here.numel(), "mismatches": _mismatch(o_here, o_there),
+                     "unwritten": int(unwritten(o_here).sum()) + int(unwritten(o_there).sum())})
+    return rows
 
 
 def _graph_check(kernel, q, k, v, causal, new):

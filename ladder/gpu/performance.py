@@ -173,9 +173,14 @@ def workload(w, wi, orders, kernels, flusher, blocker, clock, producer=None):
 
 
 def confined(kernel, w, seed):
-    q, k, v = make_qkv(w, seed=seed)
-    o, lse = torch.empty_like(q), torch.empty(q.shape[:3], device="cuda", dtype=torch.float32)
-    return confinement.observe(kernel, q, k, v, o, lse, w["causal"])
+    """One call under the profiler; a failure there is recorded (the gate fails closed on it) and
+    the process's timing samples, taken before, are kept."""
+    try:
+        q, k, v = make_qkv(w, seed=seed)
+        o, lse = torch.empty_like(q), torch.empty(q.shape[:3], device="cuda", dtype=torch.float32)
+        return confinement.observe(kernel, q, k, v, o, lse, w["causal"])
+    except Exception as e:
+        return {"error": f"{type(e).__name__}: {(str(e).strip().splitlines() or [''])[0]}"}
 
 
 def run(orders):

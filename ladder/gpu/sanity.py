@@ -12,9 +12,10 @@ derive() in ladder/gates/sanity.py turns them into problems. On each sanity shap
 - two calls on two streams started together, on different inputs: each bit-identical to its
   eager output (a static workspace shared between calls mixes them);
 - views that start at the addresses the shape's calls used but pose another problem (fewer
-  keys, queries, heads or batches; the other mask; another scale), each right after a call for
-  the shape itself: bit-identical to the same call on copies at other addresses (a kernel that
-  keys a plan, say its tensor maps, on the addresses alone answers from the shape's plan);
+  keys, queries, heads or batches; the other mask; another scale; the same sizes with other row
+  strides), each right after a call for the shape itself (for the strides, for the same sizes):
+  bit-identical to the same call on copies at other addresses (a kernel that keys a plan, say
+  its tensor maps, on the addresses and not on everything it holds answers from the old plan);
 - all-zero queries: every visible key weighs the same, so each row is the mean of its V rows;
 - on a non-blocking side stream held by a spin: inputs rewritten on that stream, then the call,
   then a copy of o: the output must be the eager output for the new inputs (a kernel that
@@ -190,37 +191,53 @@ def concurrent_calls(kernel, first, second, causal):
 
 
 def other_problems_at_same_addresses(kernel, q, k, v, causal):
-    """Each variant: a call for the shape itself (so that a plan keyed on these addresses is the
-    shape's), then the variant on views that start at these addresses, then the variant on copies
-    of q, k and v at other addresses with the same strides. The two answers must agree bit for
-    bit: the repeat check holds the kernel to determinism, and nothing else about the problem
-    differs. A cut needs something to cut: one batch, head or row is left whole."""
+    """Each variant: a call for its seed problem (the shape itself, so that a plan keyed on these
+    addresses is the shape's), then the variant on views that start at these addresses, then
+    the variant on copies of q, k and v at other addresses with the same strides. The two answers
+    must agree bit for bit: the repeat check holds the kernel to determinism, and nothing else
+    about the problem differs. "other strides" seeds with the first half of the rows and asks for
+    every other row: the same addresses and sizes, only the row strides differ. A cut needs
+    something to cut: one batch, head or row is left whole."""
     B, H, S_q, _ = q.shape
-    cuts = [("fewer keys", 2, k.shape[2], "kv"), ("fewer queries", 2, S_q, "q"),
+    S_k = k.shape[2]
+    cuts = [("fewer keys", 2, S_k, "kv"), ("fewer queries", 2, S_q, "q"),
             ("fewer heads", 1, H, "qkv"), ("fewer batches", 0, B, "qkv")]
-    variants = [(name, (dim, n - max(1, n // 4), which), causal, None) for name, dim, n, which in cuts if n > 1]
-    variants += [("the other mask", None, not causal, None),
-                 ("another scale", None, causal, OTHER_SCALE * q.shape[-1] ** -0.5)]
+    variants = [(name, _same, _narrowed(dim, n - max(1, n // 4), which), causal, None)
+                for name, dim, n, which in cuts if n > 1]
+    variants += [("the other mask", _same, _same, not causal, None),
+                 ("another scale", _same, _same, causal, OTHER_SCALE * q.shape[-1] ** -0.5)]
+    if min(S_q, S_k) > 1:
+        variants.append(("other strides", _half_rows(1), _half_rows(2), causal, None))
     copies = []
     for t in (q, k, v):
         c = torch.empty_strided(t.size(), t.stride(), dtype=t.dtype, device=t.device)
         c.copy_(t)
         copies.append(c)
-
-    def views(cut, tensors):
-        if cut is None:
-            return tensors
-        dim, n, which = cut
-        return tuple(t.narrow(dim, 0, n) if name in which else t for name, t in zip("qkv", tensors))
-
     rows = []
-    for name, cut, mask, scale in variants:
-        _call(kernel, q, k, v, causal)
-        o_here = _call(kernel, *views(cut, (q, k, v)), mask, scale=scale)[0]
-        o_there = _call(kernel, *views(cut, copies), mask, scale=scale)[0]
+    for name, seed, views, mask, scale in variants:
+        _call(kernel, *seed(q, k, v), causal)
+        o_here = _call(kernel, *views(q, k, v), mask, scale=scale)[0]
+        o_there = _call(kernel, *views(*copies), mask, scale=scale)[0]
         rows.append({"variant": name, "elements": o_here.numel(), "mismatches": _mismatch(o_here, o_there),
                      "unwritten": int(unwritten(o_here).sum()) + int(unwritten(o_there).sum())})
     return rows
+
+
+def _same(q, k, v):
+    return q, k, v
+
+
+def _narrowed(dim, n, which):
+    """The first n along dim of the tensors named in `which` (their start addresses kept)."""
+    return lambda q, k, v: tuple(t.narrow(dim, 0, n) if name in which else t for name, t in zip("qkv", (q, k, v)))
+
+
+def _half_rows(every):
+    """Half as many rows as each tensor has, every `every`-th one, from the same start address."""
+    def views(q, k, v):
+        return tuple(t.as_strided((t.shape[0], t.shape[1], t.shape[2] // 2, t.shape[3]),
+                                  (t.stride(0), t.stride(1), t.stride(2) * every, t.stride(3))) for t in (q, k, v))
+    return views
 
 
 def _graph_check(kernel, q, k, v, causal, new):

@@ -3,6 +3,12 @@
 // geometry (B, H, D, dtype), but not on S_k. A later call whose k and v start at the same
 // addresses with fewer keys (views of the same buffers) runs with the earlier S_k and reads the
 // earlier problem's keys; every call at one shape, and every call at fresh addresses, is right.
+//
+// PLAN_KEY_HAS_S_K 1 (tests/controls/stride_cache) puts S_k in the key as well, leaving only the
+// strides out: then the plan is wrong only for views of the same sizes with other row strides.
+#ifndef PLAN_KEY_HAS_S_K
+#define PLAN_KEY_HAS_S_K 0
+#endif
 #define CONTROL_CUSTOM_ENTRY
 #include "../_common/control_base.cuh"
 
@@ -21,7 +27,8 @@ ATTN_EXPORT int attn_fwd(const AttnParams* p, cudaStream_t stream) {
   if (!control::supported(p)) return cudaErrorInvalidValue;
   AttnParams run = *p;
   const bool hit = g_plan.k == p->k && g_plan.v == p->v && g_plan.B == p->B && g_plan.H == p->H &&
-                   g_plan.D == p->D && g_plan.dtype == p->dtype;  // S_k and the strides are not in the key
+                   g_plan.D == p->D && g_plan.dtype == p->dtype &&  // the strides are not in the key
+                   (!PLAN_KEY_HAS_S_K || g_plan.S_k == p->S_k);
   if (hit) {
     run.S_k = g_plan.S_k;
     run.k_stride_b = g_plan.k_stride_b, run.k_stride_h = g_plan.k_stride_h, run.k_stride_s = g_plan.k_stride_s;

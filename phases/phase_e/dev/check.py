@@ -101,6 +101,9 @@ LIBS = {
     # stale running max (RESCALE_T; call 1 ran them when its default was 0, so e_lt now says so).
     # e_lt_rt8 is the default build since d4c9d0a; e_lt0 is the kernel as it was before (the fp32
     # sum and the exact max everywhere).
+    # eighteenth session: only the main kernels' P·V off [V | ones] (they keep the exact max since
+    # the sixteenth, so the ones column buys them nothing); the short-row kernel as shipped.
+    "e_ltm0": (E, ["-DL_TENSOR_D64=0"]),
     "e_lt0": (E, ["-DL_TENSOR_D64=0", "-DL_TENSOR_SHORT=0", "-DRESCALE_T=0"]),
     "e_lt": (E, ["-DL_TENSOR_D64=1", "-DL_TENSOR_SHORT=2", "-DRESCALE_T=0"]),
     "e_lt_rt8": (E, ["-DL_TENSOR_D64=1", "-DL_TENSOR_SHORT=2", "-DRESCALE_T=8"]),

@@ -104,6 +104,7 @@ LIBS = {
     # eighteenth session: only the main kernels' P·V off [V | ones] (they keep the exact max since
     # the sixteenth, so the ones column buys them nothing); the short-row kernel as shipped.
     "e_ltm0": (E, ["-DL_TENSOR_D64=0"]),
+    "e_ltm0_tree0": (E, ["-DL_TENSOR_D64=0", "-DSOFTMAX_TREE=0"]),  # and the row max as one chain
     "e_lt0": (E, ["-DL_TENSOR_D64=0", "-DL_TENSOR_SHORT=0", "-DRESCALE_T=0"]),
     "e_lt": (E, ["-DL_TENSOR_D64=1", "-DL_TENSOR_SHORT=2", "-DRESCALE_T=0"]),
     "e_lt_rt8": (E, ["-DL_TENSOR_D64=1", "-DL_TENSOR_SHORT=2", "-DRESCALE_T=8"]),

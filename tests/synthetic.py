@@ -95,7 +95,8 @@ def fake_raw(gate, job):
                    "zero_query_unwritten": 0, "pdl_producer": {"mismatches": 0, "unwritten": 0},
                    "single_row_changes": [{"tensor": t, "at": [0, 0, 1], "moved": 640, "unchanged": 3} for t in "qkv"],
                    "concurrent": {"mismatches": 0, "unwritten": 0, "trials": 4},
-                   "same_addresses": [{"variant": name, "elements": 640, "mismatches": 0, "unwritten": 0}
+                   "same_addresses": [{"variant": name, "elements": 640, "mismatches": 0, "lse_mismatches": 0,
+                                       "unwritten": 0}
                                       for name in ("fewer keys", "the other mask", "another scale")],
                    "confinement": confinement_observation()}
         child = dict(ok, result={"shapes": [{"shape": s, "figures": copy.deepcopy(figures)} for s in section["shapes"]],

@@ -173,6 +173,26 @@ def test_another_problem_left_unwritten_at_the_same_addresses_fails():
     assert d["status"] == "fail" and "64 never written" in d["reason"]
 
 
+def test_another_log_sum_exp_at_the_same_addresses_fails():
+    # o right, lse from the earlier plan: an lse the caller asked for is part of the answer.
+    inputs, raw = _inputs_and_raw()
+    figures = next(iter(raw["configs"].values()))["child"]["result"]["shapes"][0]["figures"]
+    figures["same_addresses"][1]["lse_mismatches"] = 16
+    d = sanity.derive(raw, inputs)
+    assert d["status"] == "fail"
+    assert "with the other mask at the addresses of the shape's own calls, 0 of 640" in d["reason"]
+    assert "16 log-sum-exp values differ" in d["reason"]
+
+
+def test_same_address_rows_recorded_before_the_lse_comparison_still_derive():
+    inputs, raw = _inputs_and_raw()
+    for got in raw["configs"].values():
+        for row in got["child"]["result"]["shapes"]:
+            for variant in row["figures"]["same_addresses"]:
+                del variant["lse_mismatches"]
+    assert sanity.derive(raw, inputs)["status"] == "pass"
+
+
 def test_records_made_before_the_same_address_check_keep_their_summary():
     inputs, raw = _inputs_and_raw()
     for got in raw["configs"].values():

@@ -23,7 +23,7 @@ does not follow inputs written by a preceding kernel that let it start early (PD
 not complete when the caller's stream reaches the end of the call, repeat runs that differ at
 the workload's size, or a call at a workload's size that runs work on a stream other than the
 caller's or leaves the process's settings changed (the sanity gate's confinement rule,
-ladder/gates/sanity.py, applied once per process and workload after the timing). Targets read
+ladder/gates/confinement.py, applied once per process and workload after the timing). Targets read
 the reproduction interval, as verdicts do; a bound on a figure with one number per process
 (TFLOP/s, graph per-call time, graph ratio) reads the range of those numbers widened by the
 invocation drift (stats.spread_interval)."""
@@ -33,7 +33,7 @@ import numpy as np
 
 from .. import roofline, stats
 from . import special, summarize
-from .sanity import confinement_problems
+from .confinement import confinement_problems
 
 AA = "~aa"                  # suffix of the candidate's second name: the in-run A/A pair
 MAX_LEAKED_ROUNDS = 0.05

@@ -26,6 +26,9 @@ import time
 
 import torch
 
+from .inputs import make_qkv, poisoned_like, poisoned_lse
+from .kernel import error_line
+
 MARKER = "spin_kernel"   # the kernel of torch.cuda._sleep, a marker on the caller's stream
 MARKER_CYCLES = 1000
 SETTLE_S = 0.05
@@ -106,6 +109,17 @@ def activities(launch, stream):
     t0 = ops[0]["ts"] if ops else 0
     return [{"name": e.get("name", "")[:160], "kind": e["cat"], "stream": (e.get("args") or {}).get("stream"),
              "start_us": round(e.get("ts", 0) - t0, 1)} for e in ops]
+
+
+def observe_once(kernel, shape, seed):
+    """observe() on new inputs for `shape` (a sanity shape or a timed workload), poisoned outputs.
+    A failure is recorded as {"error": ...}, on which the gates fail closed; the caller's other
+    observations are kept."""
+    try:
+        q, k, v = make_qkv(shape, seed)
+        return observe(kernel, q, k, v, poisoned_like(q), poisoned_lse(q), shape["causal"])
+    except Exception as e:
+        return {"error": error_line(e)}
 
 
 def observe(kernel, q, k, v, o, lse, causal):

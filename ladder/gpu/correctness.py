@@ -13,7 +13,7 @@ import torch
 from .. import cases
 from ..gates.correctness import ROW, judge
 from .inputs import DTYPES, PAD, SENTINEL, make_case, poisoned_lse, unwritten
-from .kernel import Kernel
+from .kernel import Kernel, error_line
 from .reference import reference, sdpa_error_baseline
 
 UNIT_ROUNDOFF = {torch.float16: 2.0 ** -11, torch.bfloat16: 2.0 ** -8}
@@ -86,7 +86,7 @@ def run(orders):
             try:
                 row, detail, err = trial(kernel, shape, plan)
             except Exception as e:  # a CUDA error poisons the context: stop, keep what was measured
-                group["error"] = f"trial {t}: {type(e).__name__}: {(str(e).strip().splitlines() or [''])[0]}"
+                group["error"] = f"trial {t}: {error_line(e)}"
                 return {"groups": out, "stopped": group["error"], "wall_s": round(time.perf_counter() - t0, 2)}
             group["rows"].append([t] + [row[k] for k in ROW[1:]])
             ok, tol, _ = judge(row, section)

@@ -14,6 +14,12 @@ class KernelError(RuntimeError):
     pass
 
 
+def error_line(e):
+    """What a child records of an exception: its type and the first line of its text (torch
+    appends pages of debugging advice after it)."""
+    return f"{type(e).__name__}: {(str(e).strip().splitlines() or [''])[0]}"
+
+
 class Kernel:
     def __init__(self, lib_path):
         self.path = str(lib_path)

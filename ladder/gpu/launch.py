@@ -5,7 +5,7 @@ import time
 import torch
 
 from .inputs import make_qkv, poisoned_like, poisoned_lse
-from .kernel import Kernel
+from .kernel import Kernel, error_line
 
 
 def run(orders):
@@ -21,8 +21,7 @@ def run(orders):
             kernel(q, k, v, o, lse, causal=shape["causal"])
             torch.cuda.synchronize()
         except Exception as e:  # a fault leaves the context unusable: stop here, report it
-            first_line = (str(e).strip().splitlines() or [""])[0]  # torch appends debugging advice
-            rows.append({"shape": shape, "ok": False, "error": f"{type(e).__name__}: {first_line}"})
+            rows.append({"shape": shape, "ok": False, "error": error_line(e)})
             break
         rows.append({"shape": shape, "ok": True, "wall_ms": round((time.perf_counter() - t0) * 1e3, 3)})
         del q, k, v, o, lse

@@ -172,17 +172,6 @@ def workload(w, wi, orders, kernels, flusher, blocker, clock, producer=None):
     return raw
 
 
-def confined(kernel, w, seed):
-    """One call under the profiler; a failure there is recorded (the gate fails closed on it) and
-    the process's timing samples, taken before, are kept."""
-    try:
-        q, k, v = make_qkv(w, seed=seed)
-        o, lse = torch.empty_like(q), torch.empty(q.shape[:3], device="cuda", dtype=torch.float32)
-        return confinement.observe(kernel, q, k, v, o, lse, w["causal"])
-    except Exception as e:
-        return {"error": f"{type(e).__name__}: {(str(e).strip().splitlines() or [''])[0]}"}
-
-
 def run(orders):
     confine = not orders.get("pilot", False) and orders.get("full", True)
     torch.empty(1, device="cuda")  # the context exists before its state is read
@@ -203,6 +192,6 @@ def run(orders):
     if confine:
         seed = orders["timing"]["seed"] * 1_000_003 + orders["process"] * 7919 + 5
         out["confinement"] = {"start": start, "workloads": [
-            None if w is None else confined(kernels[orders["candidate"]], w, seed + wi)
+            None if w is None else confinement.observe_once(kernels[orders["candidate"]], w, seed + wi)
             for wi, w in enumerate(orders["workloads"])]}
     return out

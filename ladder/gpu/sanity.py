@@ -11,11 +11,12 @@ derive() in ladder/gates/sanity.py turns them into problems. On each sanity shap
   kernel that keys a cache on a sample of the contents returns the old answer);
 - two calls on two streams started together, on different inputs: each bit-identical to its
   eager output (a static workspace shared between calls mixes them);
-- views that start at the addresses the shape's calls used but pose another problem (fewer
-  keys, queries, heads or batches; the other mask; another scale; the same sizes with other row
-  strides), each right after a call for the shape itself (for the strides, for the same sizes):
-  bit-identical to the same call on copies at other addresses (a kernel that keys a plan, say
-  its tensor maps, on the addresses and not on everything it holds answers from the old plan);
+- views that start at the addresses the shape's calls used (q, k, v, and o and lse as well) but
+  pose another problem (fewer keys, queries, heads or batches; the other mask; another scale;
+  the same sizes with other row strides), each right after a call for the shape itself (for the
+  strides, for the same sizes): o and lse bit-identical to the same call on copies at other
+  addresses (a kernel that keys a plan, say its tensor maps, on the addresses and not on
+  everything it holds answers from the old plan);
 - all-zero queries: every visible key weighs the same, so each row is the mean of its V rows;
 - on a non-blocking side stream held by a spin: inputs rewritten on that stream, then the call,
   then a copy of o: the output must be the eager output for the new inputs (a kernel that
@@ -37,7 +38,7 @@ import torch
 
 from . import confinement
 from .inputs import POISON, make_qkv, poisoned_like, poisoned_lse, unwritten
-from .kernel import Kernel, KernelError
+from .kernel import Kernel, KernelError, error_line
 from .pdl import Producer, launch_behind_producer
 from .reference import reference, sdpa_error_baseline
 
@@ -193,11 +194,14 @@ def concurrent_calls(kernel, first, second, causal):
 def other_problems_at_same_addresses(kernel, q, k, v, causal):
     """Each variant: a call for its seed problem (the shape itself, so that a plan keyed on these
     addresses is the shape's), then the variant on views that start at these addresses, then
-    the variant on copies of q, k and v at other addresses with the same strides. The two answers
-    must agree bit for bit: the repeat check holds the kernel to determinism, and nothing else
-    about the problem differs. "other strides" seeds with the first half of the rows and asks for
-    every other row: the same addresses and sizes, only the row strides differ. A cut needs
-    something to cut: one batch, head or row is left whole."""
+    the variant on copies of q, k and v at other addresses with the same strides, into new o and
+    lse. The seed call and the variant write o and lse at one pair of addresses too (o viewed as
+    q is, lse contiguous from its start), so a plan keyed on every pointer of the call, outputs
+    included, is keyed the same for both. The two answers must agree bit for bit, o and lse: the
+    repeat check holds the kernel to determinism, and nothing else about the problem differs.
+    "other strides" seeds with the first half of the rows and asks for every other row: the same
+    addresses and sizes, only the row strides differ. A cut needs something to cut: one batch,
+    head or row is left whole."""
     B, H, S_q, _ = q.shape
     S_k = k.shape[2]
     cuts = [("fewer keys", 2, S_k, "kv"), ("fewer queries", 2, S_q, "q"),
@@ -213,14 +217,29 @@ def other_problems_at_same_addresses(kernel, q, k, v, causal):
         c = torch.empty_strided(t.size(), t.stride(), dtype=t.dtype, device=t.device)
         c.copy_(t)
         copies.append(c)
+    o_at, lse_at = poisoned_like(q), poisoned_lse(q)  # held: the answers "there" land elsewhere
     rows = []
     for name, seed, views, mask, scale in variants:
-        _call(kernel, *seed(q, k, v), causal)
-        o_here = _call(kernel, *views(q, k, v), mask, scale=scale)[0]
-        o_there = _call(kernel, *views(*copies), mask, scale=scale)[0]
+        _call_at(kernel, seed(q, k, v), seed(o_at, k, v)[0], lse_at, causal, None)
+        here = views(q, k, v)
+        o_here, lse_here = _call_at(kernel, here, views(o_at, k, v)[0], lse_at, mask, scale)
+        o_there, lse_there, _ = _call(kernel, *views(*copies), mask, scale=scale)
         rows.append({"variant": name, "elements": o_here.numel(), "mismatches": _mismatch(o_here, o_there),
+                     "lse_mismatches": int((lse_here.view(torch.int32) != lse_there.view(torch.int32)).sum()),
                      "unwritten": int(unwritten(o_here).sum()) + int(unwritten(o_there).sum())})
     return rows
+
+
+def _call_at(kernel, qkv, o, lse_buffer, causal, scale):
+    """A call into a given o (poisoned first) and into the start of lse_buffer (an lse of the
+    call's own [B, H, S_q], contiguous, NaN first)."""
+    q = qkv[0]
+    lse = lse_buffer.view(-1)[:q.shape[0] * q.shape[1] * q.shape[2]].view(q.shape[:3])
+    _bits(o).fill_(POISON[o.dtype])
+    lse.fill_(float("nan"))
+    kernel(*qkv, o, lse, scale=scale, causal=causal)
+    torch.cuda.synchronize()
+    return o, lse
 
 
 def _same(q, k, v):
@@ -260,7 +279,7 @@ def _graph_check(kernel, q, k, v, causal, new):
         expected, _, _ = _call(kernel, q, k, v, causal)
         return {"error": None, "unwritten": int(unwritten(o_g).sum()), "mismatches": _mismatch(o_g, expected)}
     except Exception as e:
-        return {"error": f"{type(e).__name__}: {(str(e).strip().splitlines() or [''])[0]}"}
+        return {"error": error_line(e)}
 
 
 def misaligned(kernel, shape, seed, k_factor):
@@ -287,21 +306,11 @@ def misaligned(kernel, shape, seed, k_factor):
             rows.append({"variant": name, "outcome": "refused", "error": str(e)})
             continue
         except Exception as e:
-            rows.append({"variant": name, "outcome": "fault", "error": f"{type(e).__name__}: {str(e).splitlines()[0]}"})
+            rows.append({"variant": name, "outcome": "fault", "error": error_line(e)})
             break
         err = float((o.double() - ref).abs().nan_to_num(float("inf")).max())
         rows.append({"variant": name, "outcome": "computed", "err": err, "tol": tol})
     return rows
-
-
-def confined(kernel, shape, seed):
-    q, k, v = make_qkv(shape, seed)
-    o, lse = poisoned_like(q), poisoned_lse(q)
-    return confinement.observe(kernel, q, k, v, o, lse, shape["causal"])
-
-
-def _error(e):
-    return f"{type(e).__name__}: {(str(e).strip().splitlines() or [''])[0]}"
 
 
 def run(orders):
@@ -316,15 +325,12 @@ def run(orders):
             rows.append({"shape": shape, "figures": check_shape(kernel, producer, shape, seed=2000 + i,
                                                                 repeats=section["repeats"])})
         except Exception as e:
-            rows.append({"shape": shape, "error": _error(e)})
+            rows.append({"shape": shape, "error": error_line(e)})
             return {"shapes": rows, "misaligned": [], "device_state_at_start": start}
     for i, row in enumerate(rows):
-        try:
-            row["figures"]["confinement"] = confined(kernel, row["shape"], seed=2500 + i)
-        except Exception as e:
-            row["figures"]["confinement"] = {"error": _error(e)}
+        row["figures"]["confinement"] = confinement.observe_once(kernel, row["shape"], seed=2500 + i)
     try:
         mis = misaligned(kernel, section["shapes"][0], 3000, MISALIGNED_K)
     except Exception as e:
-        mis = [{"variant": "setup", "outcome": "fault", "error": f"{type(e).__name__}: {e}"}]
+        mis = [{"variant": "setup", "outcome": "fault", "error": error_line(e)}]
     return {"shapes": rows, "misaligned": mis, "device_state_at_start": start}

@@ -81,7 +81,7 @@
 //   SHORT_PRODUCER_WARP     1: the short-row kernel's producer is one warp (default 1; 0: a
 //                           warpgroup, the consumer at 104 registers by setmaxnreg)
 //   L_TENSOR_D64/_SHORT, RESCALE_T/_SHORT  fp16 d=64: row sums on the tensor cores ([V | ones]:
-//                           1; a P·ones of their own: 2; off: 0; defaults 1 / 1) and the stale
+//                           1; a P·ones of their own: 2; off: 0; defaults 0 / 1) and the stale
 //                           max's reach in log2 units (main kernels 0, the exact running max;
 //                           short-row kernel 8)
 //   SOFTMAX_TREE, SOFTMAX_VOTE  the row max as a tree (default 1); a warp vote that skips the
@@ -277,8 +277,11 @@
 // failed at two of four other trial seeds; with 0, 1.00x. The short-row kernel's rows (2-8
 // tiles non-causal) measured level with the exact max (worst 1.35x on causal all-negative rows)
 // and 4% faster with the stale one. Sixteenth session, NOTES.md.
-#ifndef L_TENSOR_D64  // eleventh session: level alone, but it makes RESCALE_T accurate (NOTES.md)
-#define L_TENSOR_D64 1
+// The main kernels keep the exact max (RESCALE_T 0), so [V | ones] there is 11% more P·V work for
+// FADDs that were off the critical path: without it the d=64 loop is 0.7-1.2% faster, at SDPA's
+// error (nineteenth session; eighteenth-session measurements, NOTES.md).
+#ifndef L_TENSOR_D64
+#define L_TENSOR_D64 0
 #endif
 // The short-row kernel's producer as one warp (thirteenth session): 160 threads, so four CTAs per
 // SM start at 96 registers per thread instead of 64, and its P·V can run on [V | ones]

@@ -105,6 +105,8 @@ LIBS = {
     # the sixteenth, so the ones column buys them nothing); the short-row kernel as shipped.
     "e_ltm0": (E, ["-DL_TENSOR_D64=0"]),
     "e_ltm0_tree0": (E, ["-DL_TENSOR_D64=0", "-DSOFTMAX_TREE=0"]),  # and the row max as one chain
+    # nineteenth session: e_ltm0 is the default build; e_ltm1 is the kernel as it was before.
+    "e_ltm1": (E, ["-DL_TENSOR_D64=1"]),
     "e_lt0": (E, ["-DL_TENSOR_D64=0", "-DL_TENSOR_SHORT=0", "-DRESCALE_T=0"]),
     "e_lt": (E, ["-DL_TENSOR_D64=1", "-DL_TENSOR_SHORT=2", "-DRESCALE_T=0"]),
     "e_lt_rt8": (E, ["-DL_TENSOR_D64=1", "-DL_TENSOR_SHORT=2", "-DRESCALE_T=8"]),

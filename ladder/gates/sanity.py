@@ -52,12 +52,14 @@ def shape_problems(f):
                  "between calls?)")
     for row in f.get("same_addresses") or []:  # absent only in records made before the check (stale)
         lse = row.get("lse_mismatches", 0)  # absent in records made before o and lse stayed put (stale)
-        if row["mismatches"] or lse or row["unwritten"]:
-            p.append(f"with {row['variant']} at the addresses of the shape's own calls, {row['mismatches']} of "
-                     f"{row['elements']} output elements differ from the same call on copies at other addresses"
-                     + (f", {lse} log-sum-exp values differ" if lse else "")
-                     + (f", {row['unwritten']} never written" if row["unwritten"] else "")
-                     + " (a plan, such as tensor maps, keyed on the addresses alone?)")
+        where = f"with {row['variant']} at the addresses of the shape's own calls"
+        if row["mismatches"] or lse:
+            p.append(f"{where}, {row['mismatches']} of {row['elements']} output elements"
+                     + (f" and {lse} log-sum-exp values" if lse else "") + " differ from the same call on copies at "
+                     "other addresses (a plan, such as tensor maps, keyed on the addresses alone?)")
+        if row["unwritten"]:
+            p.append(f"{where}, {row['unwritten']} output elements never written over that call and the same call at "
+                     "other addresses (o there is a view of a larger buffer: its strides not honoured?)")
     g = f["graph"]
     if g.get("error"):
         p.append(f"CUDA graph capture or replay failed: {g['error']}")

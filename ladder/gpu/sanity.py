@@ -194,11 +194,13 @@ def concurrent_calls(kernel, first, second, causal):
 def other_problems_at_same_addresses(kernel, q, k, v, causal):
     """Each variant: a call for its seed problem (the shape itself, so that a plan keyed on these
     addresses is the shape's), then the variant on views that start at these addresses, then
-    the variant on copies of q, k and v at other addresses with the same strides, into new o and
-    lse. The seed call and the variant write o and lse at one pair of addresses too (o viewed as
-    q is, lse contiguous from its start), so a plan keyed on every pointer of the call, outputs
+    the variant on new copies of q, k and v at other addresses with the same strides, into another
+    o viewed the same way and another lse (all held to the end, so no two variants share them).
+    The seed call and the variant write o and lse at one pair of addresses too (o viewed as q
+    is, lse contiguous from its start), so a plan keyed on every pointer of the call, outputs
     included, is keyed the same for both. The two answers must agree bit for bit, o and lse: the
-    repeat check holds the kernel to determinism, and nothing else about the problem differs.
+    repeat check holds the kernel to determinism, and nothing else about the problem differs. o is then a view of a larger buffer, so a kernel that does
+    not honour o's strides leaves part of it unwritten in both calls (counted apart).
     "other strides" seeds with the first half of the rows and asks for every other row: the same
     addresses and sizes, only the row strides differ. A cut needs something to cut: one batch,
     head or row is left whole."""
@@ -212,22 +214,26 @@ def other_problems_at_same_addresses(kernel, q, k, v, causal):
                  ("another scale", _same, _same, causal, OTHER_SCALE * q.shape[-1] ** -0.5)]
     if min(S_q, S_k) > 1:
         variants.append(("other strides", _half_rows(1), _half_rows(2), causal, None))
-    copies = []
-    for t in (q, k, v):
-        c = torch.empty_strided(t.size(), t.stride(), dtype=t.dtype, device=t.device)
-        c.copy_(t)
-        copies.append(c)
-    o_at, lse_at = poisoned_like(q), poisoned_lse(q)  # held: the answers "there" land elsewhere
-    rows = []
+    o_at, lse_at = poisoned_like(q), poisoned_lse(q)
+    held, rows = [], []  # every "there" stays allocated, so each one's addresses have no history
     for name, seed, views, mask, scale in variants:
         _call_at(kernel, seed(q, k, v), seed(o_at, k, v)[0], lse_at, causal, None)
-        here = views(q, k, v)
-        o_here, lse_here = _call_at(kernel, here, views(o_at, k, v)[0], lse_at, mask, scale)
-        o_there, lse_there, _ = _call(kernel, *views(*copies), mask, scale=scale)
+        o_here, lse_here = _call_at(kernel, views(q, k, v), views(o_at, k, v)[0], lse_at, mask, scale)
+        elsewhere = [_copy(t) for t in (q, k, v)] + [poisoned_like(q), poisoned_lse(q)]
+        held.append(elsewhere)
+        o_there, lse_there = _call_at(kernel, views(*elsewhere[:3]), views(elsewhere[3], k, v)[0], elsewhere[4],
+                                      mask, scale)
         rows.append({"variant": name, "elements": o_here.numel(), "mismatches": _mismatch(o_here, o_there),
                      "lse_mismatches": int((lse_here.view(torch.int32) != lse_there.view(torch.int32)).sum()),
                      "unwritten": int(unwritten(o_here).sum()) + int(unwritten(o_there).sum())})
     return rows
+
+
+def _copy(t):
+    """t's contents at another address, with t's strides."""
+    c = torch.empty_strided(t.size(), t.stride(), dtype=t.dtype, device=t.device)
+    c.copy_(t)
+    return c
 
 
 def _call_at(kernel, qkv, o, lse_buffer, causal, scale):

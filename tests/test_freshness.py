@@ -117,3 +117,23 @@ def test_the_spec_schema_is_hashed_only_by_the_gates_that_read_targets():
         assert "ladder/spec.py" not in files and "ladder/vocab.py" in files, gate
     assert "ladder/spec.py" in harness_files("performance")
     assert "ladder/gpu/producer.cu" in harness_files("sanity") and "ladder/gpu/producer.cu" in harness_files("performance")
+
+
+def test_a_sanity_edit_stales_sanity_and_not_performance():
+    # The confinement rule both gates apply lives in its own module (nineteenth session): an edit
+    # to the sanity gate's checks re-records sanity, not every performance record and calibration
+    # that once imported the sanity gate's module for that rule.
+    from ladder.freshness import harness_files
+    for gate in ("performance", "correctness"):
+        files = harness_files(gate)
+        assert "ladder/gates/sanity.py" not in files and "ladder/gpu/sanity.py" not in files, gate
+    assert "ladder/gates/confinement.py" in harness_files("performance")
+    assert "ladder/gates/confinement.py" in harness_files("sanity")
+    assert "ladder/gpu/confinement.py" in harness_files("sanity") and "ladder/gpu/confinement.py" in harness_files("performance")
+    from ladder.freshness import calibration_inputs, seqlen_inputs
+    from ladder.layout import ROOT
+    from ladder.spec import load_spec
+    spec = load_spec(ROOT / "phases" / "phase_a")
+    for kind, inputs in (("calibration", calibration_inputs(spec, "h100-80gb-hbm3")),
+                         ("seqlen", seqlen_inputs([spec], "h100-80gb-hbm3"))):
+        assert not [f for f in inputs["files"] if f.endswith("/sanity.py")], kind

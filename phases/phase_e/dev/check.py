@@ -107,10 +107,10 @@ LIBS = {
     "e_ltm0_tree0": (E, ["-DL_TENSOR_D64=0", "-DSOFTMAX_TREE=0"]),  # and the row max as one chain
     # nineteenth session: e_ltm0 is the default build; e_ltm1 is the kernel as it was before.
     "e_ltm1": (E, ["-DL_TENSOR_D64=1"]),
-    # nineteenth session: the persistent kernel's O stored from registers (dev/dstore/kernel.cu,
-    # PERS_DSTORE), q_empty after each warpgroup's last step (default) or inside it (_q0).
-    "e_ds": ("phases/phase_e/dev/dstore", []),
-    "e_ds_q0": ("phases/phase_e/dev/dstore", ["-DPERS_DS_QLATE=0"]),
+    # nineteenth session: the persistent kernel's O stored from registers (PERS_DSTORE), q_empty
+    # after each warpgroup's last step (e_ds) or inside it (e_ds_q0, -DPERS_DS_QLATE=0) ran from
+    # dev/dstore/kernel.cu, which went after it measured slower: apply
+    # dev/runs/nineteenth/pers_dstore_shfl.patch to phase_e's kernel.cu to rerun them.
     "e_lt0": (E, ["-DL_TENSOR_D64=0", "-DL_TENSOR_SHORT=0", "-DRESCALE_T=0"]),
     "e_lt": (E, ["-DL_TENSOR_D64=1", "-DL_TENSOR_SHORT=2", "-DRESCALE_T=0"]),
     "e_lt_rt8": (E, ["-DL_TENSOR_D64=1", "-DL_TENSOR_SHORT=2", "-DRESCALE_T=8"]),

@@ -26,6 +26,11 @@ def _racecheck(raw):
     return next(iter(raw["configs"].values()))["sanitizer"]["racecheck"]
 
 
+def _figures(raw, shape=0):
+    """One sanity shape's observations in the first configuration's raw child result."""
+    return next(iter(raw["configs"].values()))["child"]["result"]["shapes"][shape]["figures"]
+
+
 def test_clean_raw_passes():
     inputs, raw = _inputs_and_raw()
     assert sanity.derive(raw, inputs)["status"] == "pass"
@@ -59,7 +64,7 @@ def test_skip_without_an_earlier_finding_is_a_failure():
 
 def test_an_output_that_does_not_follow_a_pdl_producer_fails():
     inputs, raw = _inputs_and_raw()
-    figures = next(iter(raw["configs"].values()))["child"]["result"]["shapes"][0]["figures"]
+    figures = _figures(raw)
     figures["pdl_producer"] = {"mismatches": 120, "unwritten": 0}
     d = sanity.derive(raw, inputs)
     assert d["status"] == "fail" and "programmatic dependent launch" in d["reason"]
@@ -67,7 +72,7 @@ def test_an_output_that_does_not_follow_a_pdl_producer_fails():
 
 def test_a_stale_answer_after_a_single_row_change_fails():
     inputs, raw = _inputs_and_raw()
-    figures = next(iter(raw["configs"].values()))["child"]["result"]["shapes"][0]["figures"]
+    figures = _figures(raw)
     figures["single_row_changes"][1] = {"tensor": "k", "at": [1, 2, 40], "moved": 6400, "unchanged": 6400}
     d = sanity.derive(raw, inputs)
     assert d["status"] == "fail" and "single-row change of k at (b,h,row)=(1, 2, 40)" in d["reason"]
@@ -75,7 +80,7 @@ def test_a_stale_answer_after_a_single_row_change_fails():
 
 def test_concurrent_calls_that_mix_fail():
     inputs, raw = _inputs_and_raw()
-    figures = next(iter(raw["configs"].values()))["child"]["result"]["shapes"][1]["figures"]
+    figures = _figures(raw, 1)
     figures["concurrent"] = {"mismatches": 9000, "unwritten": 0, "trials": 4}
     d = sanity.derive(raw, inputs)
     assert d["status"] == "fail" and "two concurrent calls" in d["reason"]
@@ -89,7 +94,7 @@ def test_records_made_before_the_new_checks_still_derive():
 
 
 def _confinement(raw, shape=0):
-    return next(iter(raw["configs"].values()))["child"]["result"]["shapes"][shape]["figures"]["confinement"]
+    return _figures(raw, shape)["confinement"]
 
 
 def test_work_on_another_stream_fails():
@@ -143,7 +148,7 @@ def test_unreadable_state_or_missing_markers_fail_closed():
 
 def test_a_confinement_check_that_could_not_run_fails():
     inputs, raw = _inputs_and_raw()
-    next(iter(raw["configs"].values()))["child"]["result"]["shapes"][0]["figures"]["confinement"] = {
+    _figures(raw)["confinement"] = {
         "error": "RuntimeError: CUPTI unavailable"}
     d = sanity.derive(raw, inputs)
     assert d["status"] == "fail" and "could not run: RuntimeError: CUPTI unavailable" in d["reason"]
@@ -151,14 +156,14 @@ def test_a_confinement_check_that_could_not_run_fails():
 
 def test_single_row_changes_skipped_at_long_rows_are_not_failures():
     inputs, raw = _inputs_and_raw()
-    figures = next(iter(raw["configs"].values()))["child"]["result"]["shapes"][0]["figures"]
+    figures = _figures(raw)
     figures["single_row_changes"][1:] = [{"tensor": t, "skipped": "S_k 70000 > 4096"} for t in "kv"]
     assert sanity.derive(raw, inputs)["status"] == "pass"
 
 
 def test_another_problem_at_the_same_addresses_answered_differently_fails():
     inputs, raw = _inputs_and_raw()
-    figures = next(iter(raw["configs"].values()))["child"]["result"]["shapes"][0]["figures"]
+    figures = _figures(raw)
     figures["same_addresses"][0] = {"variant": "fewer keys", "elements": 640, "mismatches": 600, "unwritten": 0}
     d = sanity.derive(raw, inputs)
     assert d["status"] == "fail"
@@ -167,7 +172,7 @@ def test_another_problem_at_the_same_addresses_answered_differently_fails():
 
 def test_another_problem_left_unwritten_at_the_same_addresses_fails():
     inputs, raw = _inputs_and_raw()
-    figures = next(iter(raw["configs"].values()))["child"]["result"]["shapes"][0]["figures"]
+    figures = _figures(raw)
     figures["same_addresses"][2] = {"variant": "another scale", "elements": 640, "mismatches": 0, "unwritten": 64}
     d = sanity.derive(raw, inputs)
     assert d["status"] == "fail"
@@ -177,7 +182,7 @@ def test_another_problem_left_unwritten_at_the_same_addresses_fails():
 def test_another_log_sum_exp_at_the_same_addresses_fails():
     # o right, lse from the earlier plan: an lse the caller asked for is part of the answer.
     inputs, raw = _inputs_and_raw()
-    figures = next(iter(raw["configs"].values()))["child"]["result"]["shapes"][0]["figures"]
+    figures = _figures(raw)
     figures["same_addresses"][1]["lse_mismatches"] = 16
     d = sanity.derive(raw, inputs)
     assert d["status"] == "fail"

@@ -49,7 +49,8 @@ OTHER_SCALE = 0.75        # the "another scale" variant's softmax scale, in unit
 
 
 def _bits(x):
-    return x.view(torch.int16)
+    """x's elements as integers of their own width (fp16/bf16 outputs, fp32 log-sum-exp)."""
+    return x.view({2: torch.int16, 4: torch.int32}[x.element_size()])
 
 
 def _mismatch(a, b):
@@ -199,8 +200,9 @@ def other_problems_at_same_addresses(kernel, q, k, v, causal):
     The seed call and the variant write o and lse at one pair of addresses too (o viewed as q
     is, lse contiguous from its start), so a plan keyed on every pointer of the call, outputs
     included, is keyed the same for both. The two answers must agree bit for bit, o and lse: the
-    repeat check holds the kernel to determinism, and nothing else about the problem differs. o is then a view of a larger buffer, so a kernel that does
-    not honour o's strides leaves part of it unwritten in both calls (counted apart).
+    repeat check holds the kernel to determinism, and nothing else about the problem differs. o
+    is then a view of a larger buffer, so a kernel that does not honour o's strides leaves part
+    of it unwritten in both calls (counted apart).
     "other strides" seeds with the first half of the rows and asks for every other row: the same
     addresses and sizes, only the row strides differ. A cut needs something to cut: one batch,
     head or row is left whole."""
@@ -219,12 +221,12 @@ def other_problems_at_same_addresses(kernel, q, k, v, causal):
     for name, seed, views, mask, scale in variants:
         _call_at(kernel, seed(q, k, v), seed(o_at, k, v)[0], lse_at, causal, None)
         o_here, lse_here = _call_at(kernel, views(q, k, v), views(o_at, k, v)[0], lse_at, mask, scale)
-        elsewhere = [_copy(t) for t in (q, k, v)] + [poisoned_like(q), poisoned_lse(q)]
-        held.append(elsewhere)
-        o_there, lse_there = _call_at(kernel, views(*elsewhere[:3]), views(elsewhere[3], k, v)[0], elsewhere[4],
-                                      mask, scale)
+        q2, k2, v2 = (_copy(t) for t in (q, k, v))
+        o2, lse2 = poisoned_like(q), poisoned_lse(q)
+        held.append((q2, k2, v2, o2, lse2))
+        o_there, lse_there = _call_at(kernel, views(q2, k2, v2), views(o2, k, v)[0], lse2, mask, scale)
         rows.append({"variant": name, "elements": o_here.numel(), "mismatches": _mismatch(o_here, o_there),
-                     "lse_mismatches": int((lse_here.view(torch.int32) != lse_there.view(torch.int32)).sum()),
+                     "lse_mismatches": _mismatch(lse_here, lse_there),
                      "unwritten": int(unwritten(o_here).sum()) + int(unwritten(o_there).sum())})
     return rows
 

@@ -16,8 +16,15 @@ from .registry import derive_fn
 from .spec import load_expect, load_spec
 from .toolchain.ninja_build import prebuild
 
+def problems(rec):
+    """Every problem a gate's record lists per configuration (the sanity gate's), beyond the
+    first three its reason names; [] for a gate that lists none."""
+    configs = rec["derived"].get("configs")
+    return [p for c in (configs or {}).values() if isinstance(c, dict) for p in c.get("problems") or []]
+
+
 def run_control(control_dir, echo=print, resume=False, device=None, run=True):
-    """{control, expect, outcomes: [[gate, status, reason, input hash]]}. resume: a gate whose
+    """{control, expect, outcomes: [[gate, status, reason, input hash, problems]]}. resume: a gate whose
     evidence is already fresh is not run again (its record stands), as make would. run=False:
     nothing runs; a gate with no fresh evidence on `device` is recorded as missing."""
     expect = load_expect(control_dir)
@@ -40,7 +47,7 @@ def run_control(control_dir, echo=print, resume=False, device=None, run=True):
         if not fresh:
             runner.run(spec, gates=[gate], echo=echo)
             rec = evidence.read(evidence_dir(device, spec.dir) / f"{gate}.json")
-        outcomes.append([gate, evidence.status(rec), rec["derived"]["reason"], rec["inputs"]["hash"]])
+        outcomes.append([gate, evidence.status(rec), rec["derived"]["reason"], rec["inputs"]["hash"], problems(rec)])
         if evidence.status(rec) != "pass":
             break
     return dict(entry, outcomes=outcomes)

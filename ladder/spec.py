@@ -4,7 +4,9 @@ has one) the line.
 
 The floor holds the launch, sanity and correctness cases every phase runs. A phase's gate.yaml
 may add shapes, cases, trials, dtypes or sanitizer tools; it may never remove one, lower a count
-or loosen a tolerance, and a gate.yaml that tries is rejected here, when it is loaded."""
+or loosen a tolerance, and a gate.yaml that tries is rejected here, when it is loaded. Sanity
+also runs at the sizes of the spec's own performance workloads (the floor's
+sanity.timed_workloads)."""
 import functools
 import itertools
 from dataclasses import dataclass
@@ -20,7 +22,7 @@ from .vocab import DTYPES, HEAD_DIMS, LAYOUTS
 SDPA_BASELINES = ("sdpa_flash", "sdpa_cudnn", "sdpa_efficient", "sdpa_math")
 SDPA_CHOSEN = ("sdpa_best", "sdpa_default")
 GATES = ("build", "launch", "sanity", "correctness", "performance", "profile")
-VALUE_KINDS = ("normal", "large_logits", "sink", "all_negative", "v_offset", "heavy_tail", "wide_range")
+VALUE_KINDS = ("normal", "large_logits", "sink", "all_negative", "v_offset", "heavy_tail", "wide_range", "zero_rows")
 SANITIZERS = ("memcheck", "racecheck", "synccheck", "initcheck")
 
 
@@ -101,6 +103,7 @@ VALUE = Map({
     "strength": Float(default=10.0, min=0.0, doc="sink / all_negative: size of the shared direction"),
     "offset": Float(default=0.0, doc="v_offset: common offset added to V"),
     "df": Float(default=2.0, min=1.0, doc="heavy_tail: Student-t degrees of freedom"),
+    "fraction": Float(default=0.125, min=0.0, max=1.0, doc="zero_rows: share of the rows of q, k and v set to zero"),
     "dtypes": List(Str(choices=DTYPES), default=list(DTYPES), min_len=1, unique=True),
 })
 
@@ -109,6 +112,7 @@ FLOOR_SCHEMA = Map({
     "sanity": Map({
         "repeats": Int(min=1),
         "shapes": List(shape_node(), min_len=1),
+        "timed_workloads": Bool(doc="every phase's sanity also runs at its performance workloads' sizes"),
         "sanitizer": Map({
             "tools": List(Str(choices=SANITIZERS), min_len=1, unique=True),
             "shapes": List(shape_node(), min_len=1),
@@ -405,6 +409,9 @@ def _resolve(spec, text):
     dupes = sorted({n for n in wnames if wnames.count(n) > 1})
     if dupes:
         fail("performance.workloads", f"duplicate workload names {dupes}")
+    if load_floor()["sanity"]["timed_workloads"]:
+        shapes = spec.data["sanity"]["shapes"]
+        shapes += [s for s in _unique(_shape_of(w) for w in perf["workloads"]) if s not in shapes]
     if perf["config"] is not None and perf["config"] not in names:
         fail("performance.config", f"no build config named {perf['config']!r}; have {names}")
     for name in perf["also_time"]:
@@ -424,6 +431,21 @@ def _resolve(spec, text):
     for w in (prof or {}).get("workloads", []):
         if w not in wnames:
             fail("profile.workloads", f"no workload named {w!r}; have {wnames}")
+
+
+SHAPE_KEYS = ("B", "H", "S_q", "S_k", "D", "dtype", "causal")
+
+
+def _shape_of(workload):
+    return {k: workload[k] for k in SHAPE_KEYS}
+
+
+def _unique(items):
+    out = []
+    for x in items:
+        if x not in out:
+            out.append(x)
+    return out
 
 
 def _merge_floor(spec, fail):

@@ -39,6 +39,21 @@ def test_the_floor_is_merged_into_every_phase():
     assert spec.gates == ["build", "launch", "sanity", "correctness", "performance"]
 
 
+def test_sanity_runs_at_every_timed_workload_of_every_phase_and_control():
+    # A plan, a workspace or a stream a kernel uses only at the timed sizes must meet sanity's
+    # checks there (phases/floor.yaml, sanity.timed_workloads), not only the performance gate's.
+    assert load_floor()["sanity"]["timed_workloads"] is True
+    for d in phase_dirs() + control_dirs():
+        if (d / "expect.yaml").is_file() and load_expect(d)["gate"] == "spec":
+            continue
+        spec = load_spec(d)
+        shapes = spec.section("sanity")["shapes"]
+        for w in spec.workloads:
+            shape = {k: w[k] for k in ("B", "H", "S_q", "S_k", "D", "dtype", "causal")}
+            assert shape in shapes, (d.name, w["name"])
+        assert len(shapes) == len({tuple(sorted(s.items())) for s in shapes}), d.name  # each size once
+
+
 def test_every_wgmma_phase_runs_synccheck():
     # wgmma.fence/commit_group/wait_group are .sync.aligned: only synccheck sees a warpgroup whose
     # warps reach one at different instructions, which gave right answers in every run and was

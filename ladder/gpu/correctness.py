@@ -3,7 +3,11 @@ trials with seeded inputs drawn from the floor's value distributions, per-tensor
 softmax scales. Each trial records, against a float64 reference on the same inputs: the kernel's
 max error, SDPA's in the same precision, the error of merely rounding the exact answer to the
 dtype, the log-sum-exp error, elements left unwritten, and elements outside the views that
-changed (o's padding must keep its sentinel, inputs' padding its NaN). ladder/gates/correctness.py
+changed (o's padding must keep its sentinel, inputs' padding its NaN). The distributions are
+ladder/gpu/inputs.py's, and zero_rows here: its normal draw with the first min(S_k/2, 256) keys
+zero (whole zero tiles for every tile size up to 256) and a seeded `fraction` of the rows of q, k
+and v zero, in the placed views (a zero key has logit 0: it is not padding; a zero query row
+averages its visible keys). ladder/gates/correctness.py
 judges the rows. A group stops at its first failing trial (a failing kernel costs no more than a
 passing one); a CUDA error stops the run, with the rows so far."""
 import time
@@ -49,9 +53,21 @@ def relative_bias(out, rounded, ref, dtype):
     return g / u, se / u
 
 
+def zero_rows(q, k, v, fraction, seed):
+    """zero_rows in place (see the module's docstring)."""
+    g = torch.Generator(device="cuda").manual_seed(seed + 1)
+    k[:, :, :min(k.shape[2] // 2, 256)] = 0
+    for t in (q, k, v):
+        t[torch.rand(t.shape[:3], generator=g, device="cuda") < fraction] = 0
+
+
 def trial(kernel, shape, plan):
     dtype = DTYPES[shape["dtype"]]
-    q, k, v, o = make_case(shape, plan["values"], plan["layouts"], plan["scale"], plan["seed"])
+    dist = plan["values"]
+    drawn = {"name": "normal", "std": 1.0} if dist["name"] == "zero_rows" else dist
+    q, k, v, o = make_case(shape, drawn, plan["layouts"], plan["scale"], plan["seed"])
+    if dist["name"] == "zero_rows":
+        zero_rows(q.view, k.view, v.view, dist["fraction"], plan["seed"])
     scale, causal = plan["scale"], shape["causal"]
     ref, ref_lse = reference(q.view, k.view, v.view, scale, causal)
     lib = sdpa_error_baseline(q.view, k.view, v.view, scale, causal)

@@ -1,17 +1,15 @@
-// Control forks_at_scale: at large problems (B*H*S_q*S_k >= 2^23 and B >= 2) it runs the last
+// Control forks_at_scale: at large problems (B*H*S_q*S_k >= 2^23 and B >= 2), once the process has
+// called the problem more than control::kWarmCalls times (as a timed loop does; the sanity gate,
+// which now runs at the timed sizes too, makes about 40 calls per shape), it runs the last
 // batch on a private non-blocking stream that it never joins back to the caller's: the caller's
 // stream reaches the end of the call before that batch's output and log-sum-exp are written, and
 // the call's time on the caller's stream leaves that batch out. While its stream is being
 // captured it does the honest thing, so graph capture never fails on unjoined work.
 //
-// Which floor shapes fork (phases/floor.yaml): no launch, sanity or sanitizer shape (those with
-// B >= 2 reach at most 2 * 3 * 100 * 257 = 154200 < 2^23), so every sanity check sees an honest
-// kernel. Of the correctness cases, {B:32, H:16, S:256, D:64} and {B:8, H:16, S:512, D:128}
-// fork (2^25 each); the correctness child synchronises the device after each call before it
-// compares, so they pass. The other cases have B = 1 or are far
-// below 2^23 ({B:70000, H:1, S:1} is 70000), and the residue sweep (B <= 2, H <= 3, S <= 1100)
-// reaches at most 2 * 3 * 1100^2 < 2^23. Only the performance gate's timed workload, checked
-// when the caller's stream reaches the end of the call, sees the fork.
+// Which shapes fork: no launch or correctness shape is called that often (a correctness case
+// makes at most 24 calls per dtype and mask), nor is any sanity shape, the timed workload's
+// included. Only the performance gate's timed workload, past its warm-up and checked when the
+// caller's stream reaches the end of the call, sees the fork.
 #define CONTROL_CUSTOM_ENTRY
 #include "../_common/control_base.cuh"
 
@@ -39,9 +37,10 @@ const Fork& private_fork() {
 
 ATTN_EXPORT int attn_fwd(const AttnParams* p, cudaStream_t stream) {
   if (!control::supported(p)) return cudaErrorInvalidValue;
+  const bool warm = control::warmed(*p);
   const int64_t size = int64_t(p->B) * p->H * p->S_q * p->S_k;
   const Fork& f = private_fork();
-  if (p->B < 2 || size < kForkAt || f.stream == nullptr || f.ready == nullptr || control::capturing(stream))
+  if (!warm || p->B < 2 || size < kForkAt || f.stream == nullptr || f.ready == nullptr || control::capturing(stream))
     return control::launch(*p, stream);
   const int64_t last = p->B - 1;
   AttnParams head = *p;

@@ -1,13 +1,20 @@
-// Control nondeterministic_at_scale: at large sizes (S_k >= 2048, B*H >= 32) the last bit of some
-// outputs depends on timing, as with a split-K combine by atomics in arrival order: half the
-// values, picked by the clock, are moved by 2 units in the last place of fp32 before rounding,
-// which flips the 16-bit result where it lies that close to a rounding boundary (about 1 in
-// 4000). Small shapes are bit-exact run to run; errors stay inside tolerance. (A 1e-3 relative
-// move, as first written, also broke the re-check's 2x SDPA bound at its workload.)
-#include "attn_common.cuh"
-__device__ __forceinline__ float control_jitter(const AttnParams& p, float x) {
-  if (p.S_k >= 2048 && int64_t(p.B) * p.H >= 32 && (clock64() & 1)) return x * (1.f + 0x1p-22f);
-  return x;
-}
-#define CONTROL_OUT_VALUE(p, row, x) control_jitter(p, x)
+// Control nondeterministic_at_scale: at large sizes (S_k >= 2048, B*H >= 32), once the process has
+// called the problem more than control::kWarmCalls times, every other call takes a second path
+// whose pre-scaled Q rounds differently (the softmax scale moved by 2^-21, about 4 units in the
+// last place of fp32), as a kernel that picks between two plans by what is running beside it
+// would. Each path is right to within a few fp32 units, so errors stay inside tolerance, but
+// repeat calls differ in the last bit of the outputs that lie that close to a rounding boundary.
+// Sanity, which also runs at the timed workload's size, makes about 40 calls per shape there and
+// sees repeatable bits; the performance gate's repeat runs, past its warm-up, do not.
+// (Until the sanity gate ran at the timed sizes, this control chose by the clock at every call.)
+#define CONTROL_CUSTOM_ENTRY
 #include "../_common/control_base.cuh"
+
+ATTN_EXPORT int attn_fwd(const AttnParams* p, cudaStream_t stream) {
+  if (!control::supported(p)) return cudaErrorInvalidValue;
+  static int64_t calls = 0;
+  const bool warm = control::warmed(*p);
+  AttnParams q = *p;
+  if (warm && p->S_k >= 2048 && int64_t(p->B) * p->H >= 32 && (++calls & 1)) q.softmax_scale *= 1.f + 0x1p-21f;
+  return control::launch(q, stream);
+}

@@ -1,0 +1,16 @@
+// Control stray_at_scale: stray_stream's defect at large problems only. When
+// B*H*S_q*S_k >= 2^23 (and the stream is not being captured), after a correct attention call
+// it launches a one-block kernel that spins for 200 us on a private non-blocking stream the
+// caller never waits for. Every floor shape is below 2^23 (the largest sanity shape, 16 x 70000
+// keys, is 1.1e6), so sanity's confinement check sees a confined kernel; the output is right
+// everywhere. At the performance gate's workload the spin runs beside whatever is timed next.
+#define CONTROL_CUSTOM_ENTRY
+#include "../_common/control_base.cuh"
+#include "../_common/stray.cuh"
+
+ATTN_EXPORT int attn_fwd(const AttnParams* p, cudaStream_t stream) {
+  if (!control::supported(p)) return cudaErrorInvalidValue;
+  const int err = control::launch(*p, stream);
+  const int64_t size = int64_t(p->B) * p->H * p->S_q * p->S_k;
+  return err != cudaSuccess || size < (int64_t(1) << 23) ? err : control::stray_spin(stream, 200000);
+}

@@ -1,0 +1,123 @@
+// Launch-cost probe (dev, not a gate): how much of an event window around one launch is the
+// GPU's own launch processing, for a trivial kernel under each of phase_e's launch features in
+// turn. The H100's performance gate withholds phase_e's seed verdict because its event median is
+// 1.35x its cold graph time (NOTES.md, twentieth session); cuDNN's is 1.14x at the same shape.
+//
+// Method. The stream is held by a spin kernel (~100 us) while the host enqueues: start event,
+// the probe kernel, end event; so host enqueue cost is outside the window. The window's median
+// over REPS is printed beside the per-call time of the same launch inside a CUDA graph of
+// GRAPH_CALLS back-to-back calls, and their difference. Variants change one feature at a time:
+// grid (1 CTA or 528), 512 bytes of __grid_constant__ parameters (phase_e passes four
+// CUtensorMaps), a 2-CTA cluster, the PDL attribute, 200 KB of dynamic shared memory.
+// Build: nvcc -O2 -arch=sm_90a -o probe probe.cu ; run: ./probe
+#include <cuda_runtime.h>
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+struct Big { unsigned char bytes[512]; };
+
+__global__ void spin(long long ns) {
+  long long t0;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  for (;;) {
+    long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    if (t - t0 > ns) break;
+  }
+}
+
+__global__ void small(int* out) {
+  if (out && threadIdx.x == 0 && blockIdx.x == 0x7fffffff) *out = 1;  // never taken
+}
+__global__ void big_params(const __grid_constant__ Big b, int* out) {
+  if (out && threadIdx.x == 0 && blockIdx.x == 0x7fffffff) *out = b.bytes[threadIdx.x];
+}
+__global__ void __cluster_dims__(2, 1, 1) clustered(int* out) {
+  if (out && threadIdx.x == 0 && blockIdx.x == 0x7fffffff) *out = 1;
+}
+__global__ void with_smem(int* out) {
+  extern __shared__ int s[];
+  if (out && threadIdx.x == 0 && blockIdx.x == 0x7fffffff) *out = s[0];
+}
+
+#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
+  std::printf("%s: %s\n", #x, cudaGetErrorString(e_)); std::exit(1); } } while (0)
+
+struct Variant { const char* name; int blocks; bool pdl; int which; size_t smem; };
+
+static cudaError_t launch(const Variant& v, cudaStream_t s) {
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = dim3(v.blocks);
+  cfg.blockDim = dim3(128);
+  cfg.dynamicSmemBytes = v.smem;
+  cfg.stream = s;
+  cudaLaunchAttribute attr[1];
+  int na = 0;
+  if (v.pdl) {
+    attr[na].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[na].val.programmaticStreamSerializationAllowed = 1;
+    ++na;
+  }
+  cfg.attrs = attr;
+  cfg.numAttrs = na;
+  int* none = nullptr;
+  switch (v.which) {
+    case 0: return cudaLaunchKernelEx(&cfg, small, none);
+    case 1: { Big b = {}; return cudaLaunchKernelEx(&cfg, big_params, b, none); }
+    case 2: return cudaLaunchKernelEx(&cfg, clustered, none);
+    default: return cudaLaunchKernelEx(&cfg, with_smem, none);
+  }
+}
+
+int main() {
+  constexpr int REPS = 200, GRAPH_CALLS = 100;
+  CK(cudaFuncSetAttribute(with_smem, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024));
+  const std::vector<Variant> variants = {
+      {"1 CTA", 1, false, 0, 0},          {"528 CTAs", 528, false, 0, 0},
+      {"528 CTAs, PDL", 528, true, 0, 0}, {"528 CTAs, 512 B params", 528, false, 1, 0},
+      {"528 CTAs, cluster 2", 528, false, 2, 0}, {"132 CTAs, 200 KB smem", 132, false, 3, 200 * 1024},
+  };
+  cudaStream_t s;
+  CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  cudaEvent_t a, b;
+  CK(cudaEventCreate(&a));
+  CK(cudaEventCreate(&b));
+  std::printf("%-26s %12s %12s %10s\n", "variant", "event us", "graph us", "diff us");
+  for (const Variant& v : variants) {
+    std::vector<float> w;
+    for (int r = 0; r < REPS; ++r) {
+      spin<<<1, 1, 0, s>>>(100000);
+      CK(cudaEventRecord(a, s));
+      CK(launch(v, s));
+      CK(cudaEventRecord(b, s));
+      CK(cudaEventSynchronize(b));
+      float ms;
+      CK(cudaEventElapsedTime(&ms, a, b));
+      w.push_back(ms * 1e3f);
+    }
+    std::nth_element(w.begin(), w.begin() + REPS / 2, w.end());
+    cudaGraph_t g;
+    cudaGraphExec_t ge;
+    CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+    for (int i = 0; i < GRAPH_CALLS; ++i) CK(launch(v, s));
+    CK(cudaStreamEndCapture(s, &g));
+    CK(cudaGraphInstantiate(&ge, g, 0));
+    std::vector<float> gw;
+    for (int r = 0; r < 20; ++r) {
+      spin<<<1, 1, 0, s>>>(100000);
+      CK(cudaEventRecord(a, s));
+      CK(cudaGraphLaunch(ge, s));
+      CK(cudaEventRecord(b, s));
+      CK(cudaEventSynchronize(b));
+      float ms;
+      CK(cudaEventElapsedTime(&ms, a, b));
+      gw.push_back(ms * 1e3f / GRAPH_CALLS);
+    }
+    std::nth_element(gw.begin(), gw.begin() + 10, gw.end());
+    std::printf("%-26s %12.2f %12.2f %10.2f\n", v.name, w[REPS / 2], gw[10], w[REPS / 2] - gw[10]);
+    CK(cudaGraphExecDestroy(ge));
+    CK(cudaGraphDestroy(g));
+  }
+  return 0;
+}

@@ -28,3 +28,11 @@ def test_the_expected_reason_at_another_gate_does_not_match():
 def test_an_outcome_recorded_without_its_problems_matches_on_the_summary_alone():
     assert row(_entry(["sanity", "fail", SUMMARY, "h"]))["match"] is False
     assert row(_entry(["sanity", "fail", "x; all-zero queries: ...", "h"]))["match"] is True
+
+
+def test_the_problems_kept_with_an_outcome_are_every_configs_list():
+    from ladder.controls import problems
+    rec = {"derived": {"reason": SUMMARY, "configs": {"default": {"problems": LISTED, "sanitizer": {}}}}}
+    assert problems(rec) == LISTED
+    assert problems({"derived": {"reason": "fail: x"}}) == []  # a gate that lists none
+    assert problems({"derived": {"configs": {"default": {"trials": 3}}}}) == []

@@ -83,39 +83,33 @@ int main() {
   cudaEvent_t a, b;
   CK(cudaEventCreate(&a));
   CK(cudaEventCreate(&b));
-  std::printf("%-26s %12s %12s %10s\n", "variant", "event us", "graph us", "diff us");
-  for (const Variant& v : variants) {
-    std::vector<float> w;
-    for (int r = 0; r < REPS; ++r) {
+  // Median over `reps` of one event window (behind the spin) around enqueue(), divided by `calls`.
+  auto window = [&](auto enqueue, int reps, int calls) {
+    std::vector<float> us;
+    for (int r = 0; r < reps; ++r) {
       spin<<<1, 1, 0, s>>>(100000);
       CK(cudaEventRecord(a, s));
-      CK(launch(v, s));
+      enqueue();
       CK(cudaEventRecord(b, s));
       CK(cudaEventSynchronize(b));
       float ms;
       CK(cudaEventElapsedTime(&ms, a, b));
-      w.push_back(ms * 1e3f);
+      us.push_back(ms * 1e3f / calls);
     }
-    std::nth_element(w.begin(), w.begin() + REPS / 2, w.end());
+    std::nth_element(us.begin(), us.begin() + reps / 2, us.end());
+    return us[reps / 2];
+  };
+  std::printf("%-26s %12s %12s %10s\n", "variant", "event us", "graph us", "diff us");
+  for (const Variant& v : variants) {
+    const float event_us = window([&] { CK(launch(v, s)); }, REPS, 1);
     cudaGraph_t g;
     cudaGraphExec_t ge;
     CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
     for (int i = 0; i < GRAPH_CALLS; ++i) CK(launch(v, s));
     CK(cudaStreamEndCapture(s, &g));
     CK(cudaGraphInstantiate(&ge, g, 0));
-    std::vector<float> gw;
-    for (int r = 0; r < 20; ++r) {
-      spin<<<1, 1, 0, s>>>(100000);
-      CK(cudaEventRecord(a, s));
-      CK(cudaGraphLaunch(ge, s));
-      CK(cudaEventRecord(b, s));
-      CK(cudaEventSynchronize(b));
-      float ms;
-      CK(cudaEventElapsedTime(&ms, a, b));
-      gw.push_back(ms * 1e3f / GRAPH_CALLS);
-    }
-    std::nth_element(gw.begin(), gw.begin() + 10, gw.end());
-    std::printf("%-26s %12.2f %12.2f %10.2f\n", v.name, w[REPS / 2], gw[10], w[REPS / 2] - gw[10]);
+    const float graph_us = window([&] { CK(cudaGraphLaunch(ge, s)); }, 20, GRAPH_CALLS);
+    std::printf("%-26s %12.2f %12.2f %10.2f\n", v.name, event_us, graph_us, event_us - graph_us);
     CK(cudaGraphExecDestroy(ge));
     CK(cudaGraphDestroy(g));
   }

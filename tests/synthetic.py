@@ -32,7 +32,12 @@ def perf_process(workload, times, rounds, rng, noise=0.002, round_noise=0.01, gr
             "graph_calls": 1, "graph_us": {n: times[n] * graph_ratio for n in names},
             "graph_cold_us": {n: times[n] * graph_ratio for n in names}, "graph_flush_us": 30.0,
             "graph_output_mismatches": 0, "pdl_mismatches": 0, "incomplete_on_return": 0,
-            "timed_mismatches": [], "verified_rounds": rounds}
+            "timed_mismatches": [], "verified_rounds": rounds,
+            "empty_launch": {"event_us": 3.1, "graph_cold_us": 0.8},
+            "warm_concurrency": {"mismatches": 0, "unwritten": 0, "trials": 4},
+            "warm_same_addresses": [{"variant": v, "elements": 4096, "mismatches": 0, "lse_mismatches": 0,
+                                     "unwritten": 0} for v in ("fewer keys", "the other mask", "other strides")],
+            "warm_single_row": [{"tensor": t, "at": [0, 1, 5], "moved": 64, "unchanged": 0} for t in "qkv"]}
 
 
 def perf_raw(candidate, times, workloads, processes=3, seed=0, **kw):

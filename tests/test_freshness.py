@@ -130,6 +130,9 @@ def test_a_sanity_edit_stales_sanity_and_not_performance():
     assert "ladder/gates/confinement.py" in harness_files("performance")
     assert "ladder/gates/confinement.py" in harness_files("sanity")
     assert "ladder/gpu/confinement.py" in harness_files("sanity") and "ladder/gpu/confinement.py" in harness_files("performance")
+    # So do the checks of calls that share something, which performance runs again once the
+    # problem is hot (twenty-first session).
+    assert "ladder/gpu/sharing.py" in harness_files("sanity") and "ladder/gpu/sharing.py" in harness_files("performance")
     from ladder.freshness import calibration_inputs, seqlen_inputs
     from ladder.layout import ROOT
     from ladder.spec import load_spec

@@ -1,6 +1,7 @@
 """The performance gate's derive applies the sanity gate's confinement rule to the candidate's
 profiled call at each timed workload: work on another stream, or a setting changed since the
-process started, fails the gate there, even when the sanity shapes saw a confined kernel."""
+process started, fails the gate there, even when the sanity shapes saw a confined kernel. So do
+the sanity gate's checks of calls that share something, run again once the problem is hot."""
 from ladder.registry import derive_fn
 
 from synthetic import perf_raw
@@ -56,3 +57,35 @@ def test_a_profiled_call_that_could_not_run_fails_closed():
     d = _derive(raw)
     assert d["status"] == "fail"
     assert "big (process 2): p: the confinement check could not run: RuntimeError" in d["reason"]
+
+
+def test_sharing_seen_only_after_the_timing_fails():
+    """The sanity gate's concurrent calls and calls at the same addresses, run again once the
+    problem is hot: a mismatch in any process fails the gate and names what was shared."""
+    raw = _raw()
+    raw["processes"][0]["workloads"][0]["warm_concurrency"] = {"mismatches": 300, "unwritten": 0, "trials": 4}
+    d = _derive(raw)
+    assert d["status"] == "fail"
+    assert "big: after the timing, two concurrent calls of p on two streams (different inputs) differ from their " \
+           "eager outputs in 300 element(s)" in d["reason"]
+    raw = _raw()
+    for p in (1, 2):
+        raw["processes"][p]["workloads"][0]["warm_same_addresses"][0].update(mismatches=10, lse_mismatches=2)
+    d = _derive(raw)
+    assert d["status"] == "fail"
+    assert "big: after the timing, fewer keys at the addresses of the workload's own calls: 20 of 4096 output " \
+           "element(s) and 4 lse value(s) differ" in d["reason"]
+    raw = _raw()
+    raw["processes"][2]["workloads"][0]["warm_single_row"][1].update(unchanged=40)
+    d = _derive(raw)
+    assert d["status"] == "fail"
+    assert "big: after the timing, a single-row change of k at (b,h,row)=(0, 1, 5): 40 of the 64 output elements " \
+           "it moves are unchanged" in d["reason"]
+
+
+def test_records_made_before_the_warm_checks_still_derive():
+    raw = _raw()
+    for p in raw["processes"]:
+        for w in p["workloads"]:
+            del w["warm_concurrency"], w["warm_same_addresses"], w["warm_single_row"]
+    assert _derive(raw)["status"] == "pass"

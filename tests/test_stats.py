@@ -119,6 +119,28 @@ def test_leaks_are_detected_and_withhold_the_verdicts_they_touch():
     assert a["leak"] == []
 
 
+def test_the_launch_an_empty_kernel_pays_in_the_window_is_no_leak():
+    """A 7 us kernel whose event window adds only what an empty kernel's adds (2.3 us, the GPU's
+    own launch in the window) is clean; 1.3x would flag it. More than that on top still leaks,
+    and a record without the empty kernel's figures is held to the plain ratio."""
+    times = {"k": 9.3, "k~aa": 9.3, "other": 13.3}
+    clean = _procs(times, graph_ratio=(9.3 - 2.4) / 9.3)
+    for p in clean:
+        p["empty_launch"] = {"event_us": 3.1, "graph_cold_us": 0.8}
+    a = analyze("w", clean, "k", PEAKS, {}, TIMING)
+    assert a["leak"] == [] and abs(a["empty_launch_us"] - 2.3) < 1e-9
+    assert a["comparisons"]["other"]["verdict"] == "FASTER"
+    leaky = _procs(times, graph_ratio=(9.3 - 2.4) / 9.3, leak={"k": 2.5})
+    for p in leaky:
+        p["empty_launch"] = {"event_us": 3.1, "graph_cold_us": 0.8}
+    a = analyze("w", leaky, "k", PEAKS, {}, TIMING)
+    assert a["leaky_kernels"] == ["k"] and "an empty kernel's launch in the window, 2.30 us" in a["leak"][0]
+    for p in clean:
+        del p["empty_launch"]
+    a = analyze("w", clean, "k", PEAKS, {}, TIMING)
+    assert a["leaky_kernels"] == ["k", "k~aa", "other"] and "empty_launch_us" not in a
+
+
 def test_the_physical_floor_applies_to_events_and_graphs_and_fails_closed():
     a = analyze("w", _procs({"k": 0.1, "k~aa": 0.1}), "k", PEAKS, {}, TIMING)
     assert any("under the physical floor" in p for p in a["problems"])

@@ -10,23 +10,26 @@ verdict); and the guards. Host launch cost in the timed window withholds verdict
 - all of the workload's, when more than MAX_LEAKED_ROUNDS of its rounds had a blocking kernel
   time out;
 - those of a kernel whose event median exceeds leak_ratio x its CUDA-graph per-call time with
-  each call behind the same L2 flush, and all of them when that kernel is the candidate. Per
-  kernel, so that an SDPA backend sitting at the line (sdpa_flash at the seed, 1.31-1.39x on an
-  H100) cannot flip the verdicts of kernels that are clean. (Graph replays launch with no host in
-  the way; the warm back-to-back graph time, the figure targets use, also differs by L2 warmth
-  and launch overlap: about 1.2-1.4x at the seed workload on an H100, with no leak, so it cannot
-  be the yardstick.)
+  each call behind the same L2 flush, plus what an event window costs an empty kernel over its
+  own such graph time in the same processes (the GPU's own launch in the window, ~2.3 us on an
+  H100 whatever the kernel, phases/phase_e/dev/launch_probe: without it no kernel under ~8 us
+  could pass), and all of them when that kernel is the candidate. Per kernel, so that an SDPA
+  backend sitting at the line cannot flip the verdicts of kernels that are clean. (Graph replays
+  launch with no host in the way; the warm back-to-back graph time, the figure targets use, also
+  differs by L2 warmth and launch overlap: about 1.2-1.4x at the seed workload on an H100, with
+  no leak, so it cannot be the yardstick.)
 The gate fails on an unmet or unresolved target, a time (event or graph) under the physical floor
 (and on any GPU whose peak is unknown: the floor fails closed), a re-checked timed output over
 recheck_k x SDPA's error, a graph replay that does not reproduce the eager output, an output that
 does not follow inputs written by a preceding kernel that let it start early (PDL), an output
 not complete when the caller's stream reaches the end of the call, repeat runs that differ at
-the workload's size, or a call at a workload's size that runs work on a stream other than the
-caller's or leaves the process's settings changed (the sanity gate's confinement rule,
-ladder/gates/confinement.py, applied once per process and workload after the timing). Targets read
-the reproduction interval, as verdicts do; a bound on a figure with one number per process
-(TFLOP/s, graph per-call time, graph ratio) reads the range of those numbers widened by the
-invocation drift (stats.spread_interval)."""
+the workload's size, two concurrent calls, calls at the same addresses or single-row changes that
+go wrong once the problem is hot (warm_sharing_problems), or a call at a workload's size that
+runs work on a stream other than the caller's or leaves the process's settings changed (the
+sanity gate's confinement rule, ladder/gates/confinement.py, applied once per process and
+workload after the timing). Targets read the reproduction interval, as verdicts do; a bound on a
+figure with one number per process (TFLOP/s, graph per-call time, graph ratio) reads the range of
+those numbers widened by the invocation drift (stats.spread_interval)."""
 import math
 
 import numpy as np
@@ -37,6 +40,7 @@ from .confinement import confinement_problems
 
 AA = "~aa"                  # suffix of the candidate's second name: the in-run A/A pair
 MAX_LEAKED_ROUNDS = 0.05
+SINGLE_ROW_MAX_UNCHANGED = 0.5  # the sanity gate's bound on a single-row change's unchanged part
 
 
 def pilot_winner(pilot, candidates):
@@ -81,12 +85,17 @@ def analyze(wname, procs, candidate, peaks, ceilings, timing):
     whole = bool(total and leaked / total > MAX_LEAKED_ROUNDS)
     if whole:
         leak.append(f"{leaked} of {total} rounds had a blocking kernel time out (host cost in the window)")
+    # The GPU's own cost of a launch in an event window, the same for every kernel (an empty one's
+    # event median less its cold graph time); 0 in records older than its measurement.
+    empties = [p["empty_launch"] for p in procs if p.get("empty_launch")]
+    launch_us = max(0.0, float(np.median([e["event_us"] - e["graph_cold_us"] for e in empties]))) if empties else 0.0
     leaky = {}
     for name, k in kernels.items():
         g = k["graph_cold_us"]
-        if g and k["median"] > timing["leak_ratio"] * g:
+        if g and k["median"] > timing["leak_ratio"] * g + launch_us:
             leaky[name] = (f"{name}: event median {k['median']:.2f} us > {timing['leak_ratio']:g} x its graph "
-                           f"per-call time behind the same L2 flush, {g:.2f} us")
+                           f"per-call time behind the same L2 flush, {g:.2f} us"
+                           + (f", + an empty kernel's launch in the window, {launch_us:.2f} us" if empties else ""))
     leak += list(leaky.values())
 
     c = names.index(candidate)
@@ -158,6 +167,7 @@ def analyze(wname, procs, candidate, peaks, ceilings, timing):
         problems.append(f"{wname}: behind a kernel that lets it start early (programmatic dependent launch) and "
                         f"writes its inputs after a spin, {candidate}'s output differs in {pmis} element(s): inputs "
                         "read before griddepcontrol.wait (its graph replays may overlap its own previous call)")
+    problems += warm_sharing_problems(wname, candidate, procs)
     sdpas = [n for n in kernels if n.startswith("sdpa_")]
     return {"name": wname, "workload": w, "flops": flops, "min_bytes": nbytes, "floor_us": floor_us,
             "kernels": kernels, "comparisons": comparisons,
@@ -165,7 +175,38 @@ def analyze(wname, procs, candidate, peaks, ceilings, timing):
             "sdpa_best": min(sdpas, key=lambda n: kernels[n]["median"]) if sdpas else None,
             "default_backend": procs[0].get("default_backend"), "unsupported": procs[0].get("unsupported", {}),
             "rounds": [len(r) for r in rounds], "leaked_rounds": leaked, "leak": leak, "leaky_kernels": sorted(leaky),
+            **({"empty_launch_us": launch_us} if empties else {}),
             "stopped_on": [p["stopped_on"] for p in procs], "problems": problems}
+
+
+def warm_sharing_problems(wname, candidate, procs):
+    """The sanity gate's checks of calls that share something, run again after the timing (the
+    problem hot): two calls at once, other problems at the addresses of the workload's own calls,
+    and single-row changes. Absent only in records older than the checks."""
+    out = []
+    conc = [p["warm_concurrency"] for p in procs if p.get("warm_concurrency")]
+    mism, unwritten = sum(c["mismatches"] for c in conc), sum(c["unwritten"] for c in conc)
+    if mism or unwritten:
+        out.append(f"{wname}: after the timing, two concurrent calls of {candidate} on two streams (different "
+                   f"inputs) differ from their eager outputs in {mism} element(s) ({unwritten} never written): "
+                   "a workspace shared between calls once the problem is hot")
+    bad = {}
+    for p in procs:
+        for r in p.get("warm_same_addresses") or []:
+            if r["mismatches"] or r["lse_mismatches"] or r["unwritten"]:
+                b = bad.setdefault(r["variant"], [0, 0, 0, r["elements"]])
+                b[0], b[1], b[2] = b[0] + r["mismatches"], b[1] + r["lse_mismatches"], b[2] + r["unwritten"]
+    for variant, (m, lm, u, n) in bad.items():
+        out.append(f"{wname}: after the timing, {variant} at the addresses of the workload's own calls: {m} of "
+                   f"{n} output element(s) and {lm} lse value(s) differ from the same call at other addresses, "
+                   f"{u} never written (a plan keyed on addresses once the problem is hot)")
+    for p in procs:
+        for r in p.get("warm_single_row") or []:
+            if "skipped" not in r and r["unchanged"] > SINGLE_ROW_MAX_UNCHANGED * r["moved"]:
+                out.append(f"{wname}: after the timing, a single-row change of {r['tensor']} at (b,h,row)="
+                           f"{tuple(r['at'])}: {r['unchanged']} of the {r['moved']} output elements it moves are "
+                           "unchanged (results cached by a sample of the inputs' contents once the problem is hot)")
+    return out
 
 
 def resolved(workload):

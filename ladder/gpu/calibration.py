@@ -12,7 +12,7 @@ from ..gates.performance import AA
 from .inputs import make_qkv
 from .kernel import Kernel
 from .reference import reference, sdpa, sdpa_error_baseline
-from .timing import Blocker, Clock, L2Flusher, measure
+from .timing import Blocker, Clock, L2Flusher, event_samples, measure
 
 
 BASE_SPIN_CYCLES = 1000
@@ -36,21 +36,7 @@ def _held_median_us(call, flusher, blocker, n=30):
     """The call's median time as the gate's samples see it: behind an L2 flush, enqueued while
     the blocking kernel holds the stream, so host launch time stays out of the window. (Timing
     it unheld put 14.6 us in some processes and 38-47 us in others, and the shifts with it.)"""
-    times = []
-    for _ in range(n):
-        flusher()
-        epoch = blocker.hold()
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record()
-        call()
-        b.record()
-        blocker.release(epoch)
-        torch.cuda.synchronize()
-        if not blocker.timed_out(epoch):
-            times.append(a.elapsed_time(b) * 1e3)
-    if not times:
-        raise RuntimeError("every reference sample of the calibrated arm hit the blocker's timeout")
-    return float(np.median(times))
+    return float(np.median(event_samples(call, n, flusher, blocker)))
 
 
 def run(orders):

@@ -13,6 +13,13 @@ remembers its results cannot time a copy of them:
   call of a kernel that remembers results is no witness, since it can be remembered too. SDPA's
   calls keep one scale: cuDNN may plan per scale, and it is not under test.
 
+After the timing of each workload, the sanity gate's checks of calls that share something run
+at its size (ladder/gpu/sharing.py): two calls at once on two streams, and other problems at the
+addresses of the workload's own calls, and single-row changes. By then the candidate has been called hundreds of times on
+that problem, so a kernel that shares a workspace, keys a plan on addresses or caches results by
+a sample of the contents only once a problem is hot is seen, which sanity's ~40 calls per shape
+are not enough to reach.
+
 After the last workload, the candidate is called once more at each workload under the CUDA
 profiler (ladder/gpu/confinement.py, as in the sanity gate): the GPU operations of the call with
 their streams, and the device state around it. The state is also read when the process starts,
@@ -29,20 +36,23 @@ from .inputs import POISON, make_qkv
 from .kernel import Kernel
 from .pdl import Producer, launch_behind_producer
 from .reference import default_backend, reference, sdpa, sdpa_error_baseline
-from .timing import Blocker, Clock, L2Flusher, capture_graph, ceilings, graph_rounds, measure
+from .sharing import bits, concurrent_calls, mismatch, other_problems_at_same_addresses, single_row_changes
+from .timing import Blocker, Clock, L2Flusher, capture_graph, ceilings, event_samples, graph_rounds, measure
 
 
 def _log(msg):
     print(msg, flush=True)
 
 
-def _bits(x):
-    return x.view(torch.int16)
-
-
 # The last call of a graph runs at 1.5x the first's scale: a result remembered from the first
 # call is then far outside the re-check's tolerance at the last call's scale.
 GRAPH_SCALE_SPAN = 0.5
+EMPTY_SAMPLES = 100  # event windows around an empty kernel, per workload and process
+
+
+def empty_kernel():
+    """A launch that does nothing: one thread that spins for zero cycles."""
+    torch.cuda._sleep(0)
 
 
 def workload(w, wi, orders, kernels, flusher, blocker, clock, producer=None):
@@ -92,7 +102,7 @@ def workload(w, wi, orders, kernels, flusher, blocker, clock, producer=None):
         return scratch_o
 
     def verify(s):
-        return int((_bits(outs[candidate][s]) != _bits(untimed(s))).sum())
+        return mismatch(outs[candidate][s], untimed(s))
 
     def recheck(s, sc=scale):
         q, k, v = sets[s]
@@ -115,26 +125,28 @@ def workload(w, wi, orders, kernels, flusher, blocker, clock, producer=None):
     # right behind it must equal what a device-wide synchronisation shows. Work left on a stream
     # of the kernel's own is outside the timed window as well as unordered.
     o0, lse0 = outs[candidate][0], lses[0]
-    _bits(o0).fill_(POISON[o0.dtype])
+    bits(o0).fill_(POISON[o0.dtype])
     lse0.fill_(float("nan"))
     fns[candidate](0)
     snap_o, snap_lse = o0.clone(), lse0.clone()
     torch.cuda.synchronize()
-    raw["incomplete_on_return"] = int((_bits(snap_o) != _bits(o0)).sum()) + \
-        int((snap_lse.view(torch.int32) != lse0.view(torch.int32)).sum())
+    raw["incomplete_on_return"] = mismatch(snap_o, o0) + mismatch(snap_lse, lse0)
     # Determinism at this size: repeat calls of the candidate, bit for bit, against the complete
     # output of the call above.
     first = o0.clone()
-    raw["determinism_mismatches"] = sum(int((_bits(fns[candidate](0)) != _bits(first)).sum())
+    raw["determinism_mismatches"] = sum(mismatch(fns[candidate](0), first)
                                         for _ in range(timing["determinism_repeats"]))
     # Every workload is also timed as CUDA-graph replays (~2 ms of calls per graph): warm (calls
     # back to back, the figure targets use) and cold (each call behind an L2 flush, less a graph of
     # the flushes alone), which differs from the event samples only in how the calls are launched:
-    # the leak check compares the two. The physical floor applies to graph times too.
+    # the leak check compares the two, less what the same comparison gives for an empty kernel
+    # (the GPU's own cost of a launch in an event window, ~2.3 us on an H100 whatever the kernel:
+    # phase_e/dev/launch_probe). The physical floor applies to graph times too.
     med = float(np.median([r[raw["names"].index(candidate)] for r in raw["us"]]))
     calls = max(1, min(timing["graph_calls"], int(2000 / max(med, 1e-3))))
     scales = [scale * (1 + GRAPH_SCALE_SPAN * i / max(1, calls - 1)) for i in range(calls)]
-    graphs = {"~flush": capture_graph(lambda i: flusher(), calls)}
+    graphs = {"~flush": capture_graph(lambda i: flusher(), calls),
+              "~empty~cold": capture_graph(lambda i: (flusher(), empty_kernel()), calls)}
     for n, f in graph_fns.items():
         graphs[n] = capture_graph(lambda i, f=f: f(0, scales[i]), calls)
         graphs[n + "~cold"] = capture_graph(lambda i, f=f: (flusher(), f(0, scales[i])), calls)
@@ -142,16 +154,18 @@ def workload(w, wi, orders, kernels, flusher, blocker, clock, producer=None):
                             before=lambda: (refill(sets[0]), refill(twin_sets[0])))
     flush_us = per_call["~flush"]
     raw.update(graph_calls=calls, graph_flush_us=flush_us, graph_us={n: per_call[n] for n in fns},
-               graph_cold_us={n: per_call[n + "~cold"] - flush_us for n in fns})
+               graph_cold_us={n: per_call[n + "~cold"] - flush_us for n in fns},
+               empty_launch={"event_us": float(np.median(event_samples(empty_kernel, EMPTY_SAMPLES, flusher, blocker))),
+                             "graph_cold_us": per_call["~empty~cold"] - flush_us})
     # The graph's output is its last call's, on fresh contents: against the float64 reference and
     # then an eager call, both at that call's scale.
     refill(sets[0])
-    _bits(outs[candidate][0]).fill_(POISON[outs[candidate][0].dtype])
+    bits(outs[candidate][0]).fill_(POISON[outs[candidate][0].dtype])
     graphs[candidate].replay()
     torch.cuda.synchronize()
     raw["graph_recheck"] = dict(recheck(0, scales[-1]), calls=calls, scale_ratio=scales[-1] / scales[0])
     last = untimed(0, scales[-1])
-    raw["graph_output_mismatches"] = int((_bits(outs[candidate][0]) != _bits(last)).sum())
+    raw["graph_output_mismatches"] = mismatch(outs[candidate][0], last)
     del graphs
     first = untimed(0).clone()  # set 0's contents changed with the refills
     # Behind a kernel that lets it start early (programmatic dependent launch) and writes set 0's
@@ -164,9 +178,17 @@ def workload(w, wi, orders, kernels, flusher, blocker, clock, producer=None):
     for t, x in zip(sets[0], sets[1]):
         t.copy_(x)
     o = outs[candidate][0]
-    _bits(o).fill_(POISON[o.dtype])
+    bits(o).fill_(POISON[o.dtype])
     launch_behind_producer(producer, sets[0], values, lambda: fns[candidate](0))
-    raw["pdl_mismatches"] = int((_bits(o) != _bits(first)).sum())
+    raw["pdl_mismatches"] = mismatch(o, first)
+    # The candidate has now been called hundreds of times on this problem, far more than the
+    # sanity gate's ~40 per shape: its checks of calls that share something run again here, at
+    # this size, so that a workspace shared between calls, a plan keyed on addresses or results
+    # cached by a sample of the contents, set up only for a hot problem, are seen.
+    refill(sets[1])
+    raw["warm_concurrency"] = concurrent_calls(kernels[candidate], list(sets[0]), list(sets[1]), causal)
+    raw["warm_same_addresses"] = other_problems_at_same_addresses(kernels[candidate], *sets[0], causal)
+    raw["warm_single_row"] = single_row_changes(kernels[candidate], *sets[0], causal, base, untimed(0).clone())
     del sets, twin_sets, outs, lses
     torch.cuda.empty_cache()
     return raw

@@ -30,6 +30,9 @@
   graph's own launch is out of the window, and replays whose hold timed out are not counted. On an H100 at the seed workload
   (phase_e, 5 us calls) 20 calls with the launch in the window read 0.3 us (7%) above 200 held
   calls, and that bias would count against every graph-time target.
+- An empty kernel's event windows (event_samples, taken as the samples are) and its graph time
+  behind the same flush give the GPU's own cost of a launch in an event window, which the
+  performance gate's leak check allows for.
 - The blocking kernel is launched once at construction: the first launch from its module loads
   the module (lazy loading), and on an H100 that first launch returned only when the hold ended."""
 import ctypes
@@ -177,6 +180,26 @@ def measure(fns, candidate, aa_name, n_sets, timing, flusher, blocker, clock, re
     raw.update(stopped_on=stop, elapsed_s=round(time.perf_counter() - t_start, 2), max_mhz=clock.max_mhz)
     echo(f"  {rnd} rounds ({len(complete)} complete) in {raw['elapsed_s']} s, stopped on {stop}")
     return raw
+
+
+def event_samples(fn, n, flusher, blocker):
+    """n event windows around fn(), each taken as measure() takes one (L2 flushed, the stream
+    held while the window is enqueued), in us; windows whose hold timed out are left out."""
+    windows = []
+    for _ in range(n):
+        flusher()
+        epoch = blocker.hold()
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        blocker.release(epoch)
+        windows.append((start, end, epoch))
+    torch.cuda.synchronize()
+    us = [start.elapsed_time(end) * 1e3 for start, end, epoch in windows if not blocker.timed_out(epoch)]
+    if not us:
+        raise RuntimeError(f"every hold of {n} event windows timed out")
+    return us
 
 
 def capture_graph(fn, calls):

@@ -6,8 +6,15 @@
 //
 // PLAN_KEY_HAS_S_K 1 (tests/controls/stride_cache) puts S_k in the key as well, leaving only the
 // strides out: then the plan is wrong only for views of the same sizes with other row strides.
+//
+// PLAN_STORE_WHEN_WARM 1 (tests/controls/plan_cache_when_warm) stores a plan only from a call of a
+// problem called more than control::kWarmCalls times in the process (a plan made for a hot
+// problem) and looks plans up on every call.
 #ifndef PLAN_KEY_HAS_S_K
 #define PLAN_KEY_HAS_S_K 0
+#endif
+#ifndef PLAN_STORE_WHEN_WARM
+#define PLAN_STORE_WHEN_WARM 0
 #endif
 #define CONTROL_CUSTOM_ENTRY
 #include "../_common/control_base.cuh"
@@ -33,7 +40,7 @@ ATTN_EXPORT int attn_fwd(const AttnParams* p, cudaStream_t stream) {
     run.S_k = g_plan.S_k;
     run.k_stride_b = g_plan.k_stride_b, run.k_stride_h = g_plan.k_stride_h, run.k_stride_s = g_plan.k_stride_s;
     run.v_stride_b = g_plan.v_stride_b, run.v_stride_h = g_plan.v_stride_h, run.v_stride_s = g_plan.v_stride_s;
-  } else {
+  } else if (!PLAN_STORE_WHEN_WARM || control::warmed(*p)) {
     g_plan.k = p->k, g_plan.v = p->v, g_plan.S_k = p->S_k;
     g_plan.B = p->B, g_plan.H = p->H, g_plan.D = p->D, g_plan.dtype = p->dtype;
     g_plan.k_stride_b = p->k_stride_b, g_plan.k_stride_h = p->k_stride_h, g_plan.k_stride_s = p->k_stride_s;

@@ -5,6 +5,12 @@
 // change confined to one row elsewhere does not, so it returns the old answer. Unlike
 // pointer_cache it survives a full refill in place, and it stays stream-ordered and graph-
 // capturable: the sample is compared on the device, never read back by the host.
+//
+// CACHE_WHEN_WARM 1 (tests/controls/sampled_cache_when_warm) caches only for a problem called more
+// than control::kWarmCalls times in the process, and computes every call before that.
+#ifndef CACHE_WHEN_WARM
+#define CACHE_WHEN_WARM 0
+#endif
 #define CONTROL_CUSTOM_ENTRY
 #include <cstring>
 #include "../_common/result_cache.cuh"
@@ -64,7 +70,7 @@ bool o_is_packed(const AttnParams& p) {
 
 ATTN_EXPORT int attn_fwd(const AttnParams* p, cudaStream_t stream) {
   if (!control::supported(p)) return cudaErrorInvalidValue;
-  if (!o_is_packed(*p)) {  // only packed outputs are cached
+  if (!o_is_packed(*p) || (CACHE_WHEN_WARM && !control::warmed(*p))) {  // only packed outputs are cached
     const int err = result_cache::clear(result_cache::global_verdict(), stream);
     return err != cudaSuccess ? err : control::launch(*p, stream);
   }

@@ -8,7 +8,8 @@
 // over REPS is printed beside the per-call time of the same launch inside a CUDA graph of
 // GRAPH_CALLS back-to-back calls, and their difference. Variants change one feature at a time:
 // grid (1 CTA or 528), 512 bytes of __grid_constant__ parameters (phase_e passes four
-// CUtensorMaps), a 2-CTA cluster, the PDL attribute, 200 KB of dynamic shared memory.
+// CUtensorMaps), a 2-CTA cluster, the PDL attribute, 200 KB of dynamic shared memory, and all
+// of them at once.
 // Build: nvcc -O2 -arch=sm_90a -o probe probe.cu ; run: ./probe
 #include <cuda_runtime.h>
 #include <algorithm>
@@ -27,6 +28,12 @@ __global__ void spin(long long ns) {
   }
 }
 
+// The performance gate's cold graph: each call behind an L2 flush (a write of twice L2).
+__global__ void flush(float4* buf, size_t n) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+    buf[i] = make_float4(0.f, 0.f, 0.f, 0.f);
+}
+
 __global__ void small(int* out) {
   if (out && threadIdx.x == 0 && blockIdx.x == 0x7fffffff) *out = 1;  // never taken
 }
@@ -35,6 +42,10 @@ __global__ void big_params(const __grid_constant__ Big b, int* out) {
 }
 __global__ void __cluster_dims__(2, 1, 1) clustered(int* out) {
   if (out && threadIdx.x == 0 && blockIdx.x == 0x7fffffff) *out = 1;
+}
+__global__ void __cluster_dims__(2, 1, 1) everything(const __grid_constant__ Big b, int* out) {
+  extern __shared__ int s[];
+  if (out && threadIdx.x == 0 && blockIdx.x == 0x7fffffff) *out = s[0] + b.bytes[threadIdx.x];
 }
 __global__ void with_smem(int* out) {
   extern __shared__ int s[];
@@ -66,6 +77,7 @@ static cudaError_t launch(const Variant& v, cudaStream_t s) {
     case 0: return cudaLaunchKernelEx(&cfg, small, none);
     case 1: { Big b = {}; return cudaLaunchKernelEx(&cfg, big_params, b, none); }
     case 2: return cudaLaunchKernelEx(&cfg, clustered, none);
+    case 4: { Big b = {}; return cudaLaunchKernelEx(&cfg, everything, b, none); }
     default: return cudaLaunchKernelEx(&cfg, with_smem, none);
   }
 }
@@ -73,10 +85,12 @@ static cudaError_t launch(const Variant& v, cudaStream_t s) {
 int main() {
   constexpr int REPS = 200, GRAPH_CALLS = 100;
   CK(cudaFuncSetAttribute(with_smem, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024));
+  CK(cudaFuncSetAttribute(everything, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024));
   const std::vector<Variant> variants = {
       {"1 CTA", 1, false, 0, 0},          {"528 CTAs", 528, false, 0, 0},
       {"528 CTAs, PDL", 528, true, 0, 0}, {"528 CTAs, 512 B params", 528, false, 1, 0},
       {"528 CTAs, cluster 2", 528, false, 2, 0}, {"132 CTAs, 200 KB smem", 132, false, 3, 200 * 1024},
+      {"128 CTAs, all of them", 128, true, 4, 200 * 1024},
   };
   cudaStream_t s;
   CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
@@ -99,19 +113,32 @@ int main() {
     std::nth_element(us.begin(), us.begin() + reps / 2, us.end());
     return us[reps / 2];
   };
-  std::printf("%-26s %12s %12s %10s\n", "variant", "event us", "graph us", "diff us");
-  for (const Variant& v : variants) {
-    const float event_us = window([&] { CK(launch(v, s)); }, REPS, 1);
+  const size_t flush_n = size_t(100) << 20 >> 4;  // 100 MB: twice the H100's and H200's L2
+  float4* flush_buf = nullptr;
+  CK(cudaMalloc(&flush_buf, flush_n * sizeof(float4)));
+  auto do_flush = [&] { flush<<<528, 256, 0, s>>>(flush_buf, flush_n); };
+  // Per-call time of GRAPH_CALLS launches of enqueue_one() captured in one graph.
+  auto graph_time = [&](auto enqueue_one) {
     cudaGraph_t g;
     cudaGraphExec_t ge;
     CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-    for (int i = 0; i < GRAPH_CALLS; ++i) CK(launch(v, s));
+    for (int i = 0; i < GRAPH_CALLS; ++i) enqueue_one();
     CK(cudaStreamEndCapture(s, &g));
     CK(cudaGraphInstantiate(&ge, g, 0));
-    const float graph_us = window([&] { CK(cudaGraphLaunch(ge, s)); }, 20, GRAPH_CALLS);
-    std::printf("%-26s %12.2f %12.2f %10.2f\n", v.name, event_us, graph_us, event_us - graph_us);
+    const float us = window([&] { CK(cudaGraphLaunch(ge, s)); }, 20, GRAPH_CALLS);
     CK(cudaGraphExecDestroy(ge));
     CK(cudaGraphDestroy(g));
+    return us;
+  };
+  const float flush_us = graph_time(do_flush);
+  std::printf("flush alone: %.2f us per call in a graph\n", flush_us);
+  std::printf("%-26s %10s %10s %10s %10s %10s\n", "variant", "event us", "graph us", "diff us", "cold us", "ev-cold");
+  for (const Variant& v : variants) {
+    const float event_us = window([&] { CK(launch(v, s)); }, REPS, 1);
+    const float graph_us = graph_time([&] { CK(launch(v, s)); });
+    const float cold_us = graph_time([&] { do_flush(); CK(launch(v, s)); }) - flush_us;
+    std::printf("%-26s %10.2f %10.2f %10.2f %10.2f %10.2f\n", v.name, event_us, graph_us, event_us - graph_us,
+                cold_us, event_us - cold_us);
   }
   return 0;
 }

@@ -137,11 +137,6 @@ FLOOR_SCHEMA = Map({
             "moduli": List(Int(min=2), min_len=1, unique=True),
             "max_len": Int(min=2),
             "seed": Int(min=0),
-            "long": Map({
-                "min_len": Int(min=2),
-                "max_len": Int(min=2),
-                "short_max": Int(min=1, doc="the other length of a long case is in [1, short_max]"),
-            }, doc="long lengths whose residues cover every value modulo each modulus, S_k and S_q in turn"),
         }),
     }),
 })

@@ -10,8 +10,8 @@ from .vocab import LAYOUTS
 TENSORS = "qkvo"
 
 
-def residue_lengths(moduli, max_len, seed):
-    """Lengths in [1, max_len] such that for every modulus M every residue 0..M-1 occurs."""
+def residue_lengths(moduli, max_len, seed, min_len=1):
+    """Lengths in [min_len, max_len] such that for every modulus M every residue 0..M-1 occurs."""
     rng = random.Random(seed)
     lengths = []
     for m in sorted(moduli, reverse=True):
@@ -20,6 +20,7 @@ def residue_lengths(moduli, max_len, seed):
             if r in have:
                 continue
             base = r if r else m
+            base += m * max(0, -(-(min_len - base) // m))  # the first length >= min_len with residue r
             spans = [u for u in range(0, (max_len - base) // m + 1)]
             lengths.append(base + m * rng.choice(spans))
             have.add(r)
@@ -28,13 +29,21 @@ def residue_lengths(moduli, max_len, seed):
 
 def residue_cases(residues):
     """One case per length pair: S_k runs through the residue lengths, S_q through a shuffle of
-    them, so both cover every residue; B, H and D vary with the index."""
+    them, so both cover every residue; B, H and D vary with the index. Then the long lengths:
+    S_k through them with a short S_q, and S_q through another draw of them with a short S_k."""
     ks = residue_lengths(residues["moduli"], residues["max_len"], residues["seed"])
     qs = list(ks)
     random.Random(residues["seed"] + 1).shuffle(qs)
+    pairs = list(zip(qs, ks))
+    long = residues.get("long")  # absent in records made before the long sweep (stale)
+    for which, salt in (("S_k", 2), ("S_q", 3)) if long else ():
+        lengths = residue_lengths(residues["moduli"], long["max_len"], residues["seed"] + salt, long["min_len"])
+        for i, n in enumerate(lengths):
+            short = 1 + (i * 37) % long["short_max"]
+            pairs.append((short, n) if which == "S_k" else (n, short))
     return [{"B": 1 + i % 2, "H": 1 + i % 3, "S_q": sq, "S_k": sk, "D": (64, 128)[i % 2], "trials": 1,
              "huge_stride": None, "residue": True}
-            for i, (sq, sk) in enumerate(zip(qs, ks))]
+            for i, (sq, sk) in enumerate(pairs)]
 
 
 def huge_stride(case):

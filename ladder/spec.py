@@ -137,6 +137,11 @@ FLOOR_SCHEMA = Map({
             "moduli": List(Int(min=2), min_len=1, unique=True),
             "max_len": Int(min=2),
             "seed": Int(min=0),
+            "long": Map({
+                "min_len": Int(min=2),
+                "max_len": Int(min=2),
+                "short_max": Int(min=1, doc="the other length of a long case is in [1, short_max]"),
+            }, doc="long lengths whose residues cover every value modulo each modulus, S_k and S_q in turn"),
         }),
     }),
 })
@@ -280,6 +285,13 @@ class Spec:
         """Other phases the performance gate times (targets that name a phase)."""
         return sorted({t["vs"] for t in self.data["performance"]["targets"]
                        if t["vs"] is not None and t["vs"] not in SDPA_BASELINES + SDPA_CHOSEN})
+
+    def compared_specs(self):
+        """{phase: its loaded spec} of the compared phases. A method, so that the performance
+        collector reads them without importing this loader: its freshness hash then does not
+        change with a schema edit for another gate (what it takes from them is hashed as their
+        build hashes)."""
+        return {name: load_spec(self.dir.parent / name) for name in self.compared_phases}
 
 
 def _yaml_line(text, key):

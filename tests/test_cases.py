@@ -1,5 +1,5 @@
 """The correctness plan: the residue sweep covers every residue of every modulus for S_q and S_k
-alike, and trials reach every layout of every tensor, every value distribution, and scales other
+alike, short and long, and trials reach every layout of every tensor, every value distribution, and scales other
 than the default."""
 from ladder import cases
 from ladder.spec import load_floor, load_spec
@@ -13,7 +13,23 @@ def test_residue_lengths_cover_every_residue():
         if any(x % m == 0 for x in r["moduli"]) or m in r["moduli"]:
             assert {c["S_k"] % m for c in rows} == set(range(m)), m
             assert {c["S_q"] % m for c in rows} == set(range(m)), m
-    assert max(c["S_k"] for c in rows) <= r["max_len"] and min(c["S_q"] for c in rows) >= 1
+    short = [c for c in rows if max(c["S_q"], c["S_k"]) <= r["max_len"]]
+    assert max(c["S_k"] for c in short) <= r["max_len"] and min(c["S_q"] for c in rows) >= 1
+
+
+def test_long_residue_lengths_cover_every_residue_for_each_side():
+    """Past max_len: S_k long (S_q short), then S_q long (S_k short), each through every residue."""
+    r = load_floor()["correctness"]["residues"]
+    long = r["long"]
+    rows = cases.residue_cases(r)
+    for side, other in (("S_k", "S_q"), ("S_q", "S_k")):
+        mine = [c for c in rows if c[side] > r["max_len"]]
+        assert mine and all(long["min_len"] <= c[side] <= long["max_len"] for c in mine)
+        assert all(1 <= c[other] <= long["short_max"] for c in mine)
+        for m in r["moduli"]:
+            assert {c[side] % m for c in mine} == set(range(m)), (side, m)
+    assert cases.residue_lengths([4], 20, 0, min_len=13) and \
+        all(13 <= n <= 20 for n in cases.residue_lengths([4], 20, 0, min_len=13))
 
 
 def test_trials_reach_every_layout_value_distribution_and_scale():

@@ -66,20 +66,20 @@ def test_sharing_seen_only_after_the_timing_fails():
     raw["processes"][0]["workloads"][0]["warm_concurrency"] = {"mismatches": 300, "unwritten": 0, "trials": 4}
     d = _derive(raw)
     assert d["status"] == "fail"
-    assert "big: after the timing, two concurrent calls of p on two streams (different inputs) differ from their " \
-           "eager outputs in 300 element(s)" in d["reason"]
+    assert "big (p): after the timing, two concurrent calls on two streams (different inputs): 300 elements " \
+           "differ from their eager outputs, 0 never written, over 12 trials" in d["reason"]
     raw = _raw()
     for p in (1, 2):
         raw["processes"][p]["workloads"][0]["warm_same_addresses"][0].update(mismatches=10, lse_mismatches=2)
     d = _derive(raw)
     assert d["status"] == "fail"
-    assert "big: after the timing, fewer keys at the addresses of the workload's own calls: 20 of 4096 output " \
-           "element(s) and 4 lse value(s) differ" in d["reason"]
+    assert "big (p): after the timing, fewer keys at the addresses of the workload's own calls: 20 of 4096 output " \
+           "elements and 4 log-sum-exp values differ" in d["reason"]
     raw = _raw()
     raw["processes"][2]["workloads"][0]["warm_single_row"][1].update(unchanged=40)
     d = _derive(raw)
     assert d["status"] == "fail"
-    assert "big: after the timing, a single-row change of k at (b,h,row)=(0, 1, 5): 40 of the 64 output elements " \
+    assert "big (p): after the timing, a single-row change of k at (b,h,row)=(0, 1, 5): 40 of the 64 output elements " \
            "it moves are unchanged" in d["reason"]
 
 

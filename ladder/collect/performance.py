@@ -6,7 +6,6 @@ geometric mean over workloads), which then stands as the candidate."""
 from ..gates import child_failure
 from ..gates.performance import analyze, pilot_winner, resolved
 from ..layout import evidence_dir
-from ..spec import load_spec
 from ..toolchain.helpers import shared_library
 from ..toolchain.ninja_build import artifacts, run_ninja
 from ..watchdog import run_job
@@ -64,8 +63,7 @@ def collect(job):
     others = [c for c in section["also_time"] + sweep if c != winner and c in passing]
     for c in dict.fromkeys(others):
         kernels[f"{spec.name}[{c}]"] = _lib(spec, c)
-    for name in spec.compared_phases:
-        other = load_spec(spec.dir.parent / name)
+    for name, other in spec.compared_specs().items():
         kernels[name] = _lib(other, phase_config(other, job.device))
     baselines = list(dict.fromkeys(section["baselines"] + [t["vs"] for t in section["targets"]
                                                            if (t["vs"] or "").startswith("sdpa_") and t["vs"] not in

@@ -35,12 +35,11 @@ import math
 import numpy as np
 
 from .. import roofline, stats
-from . import special, summarize
+from . import sharing, special, summarize
 from .confinement import confinement_problems
 
 AA = "~aa"                  # suffix of the candidate's second name: the in-run A/A pair
 MAX_LEAKED_ROUNDS = 0.05
-SINGLE_ROW_MAX_UNCHANGED = 0.5  # the sanity gate's bound on a single-row change's unchanged part
 
 
 def pilot_winner(pilot, candidates):
@@ -180,33 +179,14 @@ def analyze(wname, procs, candidate, peaks, ceilings, timing):
 
 
 def warm_sharing_problems(wname, candidate, procs):
-    """The sanity gate's checks of calls that share something, run again after the timing (the
-    problem hot): two calls at once, other problems at the addresses of the workload's own calls,
-    and single-row changes. Absent only in records older than the checks."""
-    out = []
-    conc = [p["warm_concurrency"] for p in procs if p.get("warm_concurrency")]
-    mism, unwritten = sum(c["mismatches"] for c in conc), sum(c["unwritten"] for c in conc)
-    if mism or unwritten:
-        out.append(f"{wname}: after the timing, two concurrent calls of {candidate} on two streams (different "
-                   f"inputs) differ from their eager outputs in {mism} element(s) ({unwritten} never written): "
-                   "a workspace shared between calls once the problem is hot")
-    bad = {}
-    for p in procs:
-        for r in p.get("warm_same_addresses") or []:
-            if r["mismatches"] or r["lse_mismatches"] or r["unwritten"]:
-                b = bad.setdefault(r["variant"], [0, 0, 0, r["elements"]])
-                b[0], b[1], b[2] = b[0] + r["mismatches"], b[1] + r["lse_mismatches"], b[2] + r["unwritten"]
-    for variant, (m, lm, u, n) in bad.items():
-        out.append(f"{wname}: after the timing, {variant} at the addresses of the workload's own calls: {m} of "
-                   f"{n} output element(s) and {lm} lse value(s) differ from the same call at other addresses, "
-                   f"{u} never written (a plan keyed on addresses once the problem is hot)")
-    for p in procs:
-        for r in p.get("warm_single_row") or []:
-            if "skipped" not in r and r["unchanged"] > SINGLE_ROW_MAX_UNCHANGED * r["moved"]:
-                out.append(f"{wname}: after the timing, a single-row change of {r['tensor']} at (b,h,row)="
-                           f"{tuple(r['at'])}: {r['unchanged']} of the {r['moved']} output elements it moves are "
-                           "unchanged (results cached by a sample of the inputs' contents once the problem is hot)")
-    return out
+    """The sanity gate's rule on calls that share something (ladder/gates/sharing.py), on the
+    same checks run again after the timing, the problem hot, with the processes' observations
+    pooled. Absent only in records older than the checks."""
+    probs = (sharing.concurrency_problems(sharing.pooled_concurrency([p.get("warm_concurrency") for p in procs]))
+             + sharing.same_address_problems(sharing.pooled_same_addresses([p.get("warm_same_addresses")
+                                                                            for p in procs]), "workload")
+             + [x for p in procs for x in sharing.single_row_problems(p.get("warm_single_row"))])
+    return [f"{wname} ({candidate}): after the timing, {x}" for x in probs]
 
 
 def resolved(workload):

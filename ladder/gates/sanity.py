@@ -5,9 +5,8 @@ from .. import parsers
 from ..vocab import shape_label
 from . import by_config, child_failure, special
 from .confinement import confinement_problems
+from .sharing import MAX_UNCHANGED, concurrency_problems, same_address_problems, single_row_problems
 
-MAX_UNCHANGED = 0.5     # more of the output unchanged after new inputs (or of the part a one-row change
-                        # moves) than this: cached
 ZERO_QUERY_TOL = 1e-2   # all-zero queries: |o - mean of V| (inputs ~N(0,1))
 
 
@@ -37,29 +36,13 @@ def shape_problems(f):
         p.append(f"behind a kernel that lets it start early (programmatic dependent launch) and writes its inputs "
                  f"after a spin, the output does not follow those inputs ({pdl['mismatches']} elements differ, "
                  f"{pdl['unwritten']} never written): inputs read before griddepcontrol.wait")
-    if f["fraction_unchanged_after_new_inputs"] > MAX_UNCHANGED:
+    if f["fraction_unchanged_after_new_inputs"] > MAX_UNCHANGED:  # more of it unchanged than this: cached
         p.append(f"{f['fraction_unchanged_after_new_inputs']:.0%} of the output unchanged after new inputs were "
                  "written in place (results cached by address?)")
-    for row in f.get("single_row_changes") or []:  # absent only in records made before the check (stale)
-        if "skipped" not in row and row["unchanged"] > MAX_UNCHANGED * row["moved"]:
-            p.append(f"after a single-row change of {row['tensor']} at (b,h,row)={tuple(row['at'])}, "
-                     f"{row['unchanged']} of the {row['moved']} output elements it moves are unchanged (a cache "
-                     "keyed on a sample of the inputs' contents?)")
-    conc = f.get("concurrent")
-    if conc and (conc["mismatches"] or conc["unwritten"]):
-        p.append(f"two concurrent calls on two streams: {conc['mismatches']} elements differ from their eager "
-                 f"outputs, {conc['unwritten']} never written, over {conc['trials']} trials (state shared "
-                 "between calls?)")
-    for row in f.get("same_addresses") or []:  # absent only in records made before the check (stale)
-        lse = row.get("lse_mismatches", 0)  # absent in records made before o and lse stayed put (stale)
-        where = f"with {row['variant']} at the addresses of the shape's own calls"
-        if row["mismatches"] or lse:
-            p.append(f"{where}, {row['mismatches']} of {row['elements']} output elements"
-                     + (f" and {lse} log-sum-exp values" if lse else "") + " differ from the same call on copies at "
-                     "other addresses (a plan, such as tensor maps, keyed on the addresses alone?)")
-        if row["unwritten"]:
-            p.append(f"{where}, {row['unwritten']} output elements never written over that call and the same call at "
-                     "other addresses (o there is a view of a larger buffer: its strides not honoured?)")
+    # Each absent only in records made before its check (stale).
+    p += single_row_problems(f.get("single_row_changes"))
+    p += concurrency_problems(f.get("concurrent"))
+    p += same_address_problems(f.get("same_addresses"), "shape")
     g = f["graph"]
     if g.get("error"):
         p.append(f"CUDA graph capture or replay failed: {g['error']}")

@@ -14,11 +14,11 @@ remembers its results cannot time a copy of them:
   calls keep one scale: cuDNN may plan per scale, and it is not under test.
 
 After the timing of each workload, the sanity gate's checks of calls that share something run
-at its size (ladder/gpu/sharing.py): two calls at once on two streams, and other problems at the
-addresses of the workload's own calls, and single-row changes. By then the candidate has been called hundreds of times on
-that problem, so a kernel that shares a workspace, keys a plan on addresses or caches results by
-a sample of the contents only once a problem is hot is seen, which sanity's ~40 calls per shape
-are not enough to reach.
+at its size (ladder/gpu/sharing.py): two calls at once on two streams, other problems at the
+addresses of the workload's own calls, and single-row changes. By then the candidate has been
+called hundreds of times on that problem, so a kernel that shares a workspace, keys a plan on
+addresses or caches results by a sample of the contents only once a problem is hot is seen,
+which sanity's ~40 calls per shape are not enough to reach.
 
 After the last workload, the candidate is called once more at each workload under the CUDA
 profiler (ladder/gpu/confinement.py, as in the sanity gate): the GPU operations of the call with
@@ -141,7 +141,7 @@ def workload(w, wi, orders, kernels, flusher, blocker, clock, producer=None):
     # the flushes alone), which differs from the event samples only in how the calls are launched:
     # the leak check compares the two, less what the same comparison gives for an empty kernel
     # (the GPU's own cost of a launch in an event window, ~2.3 us on an H100 whatever the kernel:
-    # phase_e/dev/launch_probe). The physical floor applies to graph times too.
+    # phases/phase_e/dev/launch_probe). The physical floor applies to graph times too.
     med = float(np.median([r[raw["names"].index(candidate)] for r in raw["us"]]))
     calls = max(1, min(timing["graph_calls"], int(2000 / max(med, 1e-3))))
     scales = [scale * (1 + GRAPH_SCALE_SPAN * i / max(1, calls - 1)) for i in range(calls)]

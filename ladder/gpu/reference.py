@@ -25,7 +25,10 @@ def reference(q, k, v, scale, causal):
     q64, k64, v64 = (t.double().reshape(B * H, -1, D) for t in (q, k, v))
     o = torch.empty(B * H, S_q, D, dtype=torch.float64, device=q.device)
     lse = torch.empty(B * H, S_q, dtype=torch.float64, device=q.device)
-    chunk = max(1, int(2**28 // max(1, S_q * S_k)))
+    # 2^26 scores per chunk: 512 MB per float64 temporary, about 2 GB at the peak of one process,
+    # so that a dozen gate processes side by side fit in an H100's memory (at 2^28 each held
+    # ~8 GB, and `make evidence`'s correctness of five phases at once ran out of memory).
+    chunk = max(1, int(2**26 // max(1, S_q * S_k)))
     mask = causal_mask(S_q, S_k, q.device) if causal else None
     for i in range(0, B * H, chunk):
         s = torch.matmul(q64[i:i + chunk], k64[i:i + chunk].transpose(1, 2)) * scale

@@ -102,7 +102,10 @@ def other_problems_at_same_addresses(kernel, q, k, v, causal):
     of it unwritten in both calls (counted apart).
     "other strides" seeds with the first half of the rows and asks for every other row: the same
     addresses and sizes, only the row strides differ. A cut needs something to cut: one batch,
-    head or row is left whole."""
+    head or row is left whole. "the other dtype" reads the same bytes as the other 16-bit type,
+    and "the other head dim" the same rows as D = 64 (twice the rows) or 128 (half of them):
+    each poses the problem at the same addresses and sizes in bytes, so a plan (a chosen kernel,
+    tensor maps) keyed on everything but the dtype or D is seen."""
     B, H, S_q, _ = q.shape
     S_k = k.shape[2]
     cuts = [("fewer keys", 2, S_k, "kv"), ("fewer queries", 2, S_q, "q"),
@@ -110,22 +113,30 @@ def other_problems_at_same_addresses(kernel, q, k, v, causal):
     variants = [(name, _same, _narrowed(dim, n - max(1, n // 4), which), causal, None)
                 for name, dim, n, which in cuts if n > 1]
     variants += [("the other mask", _same, _same, not causal, None),
-                 ("another scale", _same, _same, causal, OTHER_SCALE * q.shape[-1] ** -0.5)]
+                 ("another scale", _same, _same, causal, OTHER_SCALE * q.shape[-1] ** -0.5),
+                 ("the other dtype", _same, _other_dtype, causal, None)]
     if min(S_q, S_k) > 1:
         variants.append(("other strides", _half_rows(1), _half_rows(2), causal, None))
-    o_at, lse_at = poisoned_like(q), poisoned_lse(q)
+    if _head_dim_swappable(q, k, v):
+        variants.append(("the other head dim", _same, _other_head_dim, causal, None))
+    o_at, lse_at = poisoned_like(q), _lse_buffer(q)
     held, rows = [], []  # every "there" stays allocated, so each one's addresses have no history
     for name, seed, views, mask, scale in variants:
         _call_at(kernel, seed(q, k, v), seed(o_at, k, v)[0], lse_at, causal, None)
         o_here, lse_here = _call_at(kernel, views(q, k, v), views(o_at, k, v)[0], lse_at, mask, scale)
         q2, k2, v2 = (_copy(t) for t in (q, k, v))
-        o2, lse2 = poisoned_like(q), poisoned_lse(q)
+        o2, lse2 = poisoned_like(q), _lse_buffer(q)
         held.append((q2, k2, v2, o2, lse2))
         o_there, lse_there = _call_at(kernel, views(q2, k2, v2), views(o2, k, v)[0], lse2, mask, scale)
         rows.append({"variant": name, "elements": o_here.numel(), "mismatches": mismatch(o_here, o_there),
                      "lse_mismatches": mismatch(lse_here, lse_there),
                      "unwritten": int(unwritten(o_here).sum()) + int(unwritten(o_there).sum())})
     return rows
+
+
+def _lse_buffer(q):
+    """NaN room for the log-sum-exp of any variant: twice q's rows (the other head dim, 128 -> 64)."""
+    return torch.full((2 * q.shape[0] * q.shape[1] * q.shape[2],), float("nan"), device=q.device)
 
 
 def _copy(t):
@@ -154,6 +165,31 @@ def _same(q, k, v):
 def _narrowed(dim, n, which):
     """The first n along dim of the tensors named in `which` (their start addresses kept)."""
     return lambda q, k, v: tuple(t.narrow(dim, 0, n) if name in which else t for name, t in zip("qkv", (q, k, v)))
+
+
+OTHER_DTYPE = {torch.float16: torch.bfloat16, torch.bfloat16: torch.float16}
+
+
+def _other_dtype(q, k, v):
+    """The same bytes read as the other dtype. For the normal draws every value stays finite:
+    fp16 bits read as bf16 lie below about 2 in magnitude, bf16 bits of values within 2^+-14 read
+    as fp16 within about 2^+-4 (the exponent's top bits become fp16's exponent)."""
+    return tuple(t.view(OTHER_DTYPE[t.dtype]) for t in (q, k, v))
+
+
+def _head_dim_swappable(*ts):
+    """Rows packed (row stride D, unit element stride) and, going from 64 to 128, an even number."""
+    return all(t.stride(3) == 1 and t.stride(2) == t.shape[3] and (t.shape[3] == 128 or t.shape[2] % 2 == 0)
+               for t in ts)
+
+
+def _other_head_dim(q, k, v):
+    """Each tensor's rows of D = 128 as twice the rows of 64, or pairs of rows of 64 as rows of 128."""
+    def swap(t):
+        d = 64 if t.shape[3] == 128 else 128
+        rows = t.shape[2] * t.shape[3] // d
+        return t.as_strided((t.shape[0], t.shape[1], rows, d), (t.stride(0), t.stride(1), d, 1))
+    return tuple(swap(t) for t in (q, k, v))
 
 
 def _half_rows(every):

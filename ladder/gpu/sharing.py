@@ -71,12 +71,15 @@ def concurrent_calls(kernel, first, second, causal):
     streams = [torch.cuda.Stream(), torch.cuda.Stream()]
     mismatches, unwritten_n = [0, 0], [0, 0]
     for trial in range(4):
+        outs = [poisoned_like(first[0]), poisoned_like(first[0])]
         gate = torch.cuda.Stream()
         go = torch.cuda.Event()
+        # The poison is written on the current stream: the gate waits for it, or a fill delayed
+        # past the spin (the GPU time-sliced between processes) overwrites finished outputs.
+        gate.wait_stream(torch.cuda.current_stream())
         with torch.cuda.stream(gate):
             torch.cuda._sleep(SPIN_CYCLES // 4)
             go.record(gate)
-        outs = [poisoned_like(first[0]), poisoned_like(first[0])]
         order = (0, 1) if trial % 2 == 0 else (1, 0)
         for i in order:
             streams[i].wait_event(go)

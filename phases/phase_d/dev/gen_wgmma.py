@@ -7,11 +7,18 @@ An inline-asm operand list cannot be built by the preprocessor or a template, so
   python3 phases/phase_d/dev/gen_wgmma.py 256 --rs-f16=8,72 > /tmp/wg.inc
       # phase_e: also N = 256 (SS only), and fp16 RS-only wrappers at N = 8 and 72 (L_TENSOR's
       # P·ones and P·[V | ones])
+  python3 phases/phase_d/dev/gen_wgmma.py 256 --rs-f16=8,72 --sst=64
+      # and, at N = 64, P·V with P from shared memory too (`sst`: B MN-major, P_SMEM)
 """
 import sys
 
-ARGS = [a for a in sys.argv[1:] if not a.startswith("--rs-f16=")]
-RS_F16_ONLY = [int(n) for a in sys.argv[1:] if a.startswith("--rs-f16=") for n in a.split("=")[1].split(",")]
+def _listed(flag):
+    return [int(n) for a in sys.argv[1:] if a.startswith(flag + "=") for n in a.split("=")[1].split(",")]
+
+
+ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
+RS_F16_ONLY = _listed("--rs-f16")
+SST_N = _listed("--sst")  # N with an SS form whose B is MN-major (P·V with P in shared memory)
 SS_N = list(range(64, 193, 16)) + [int(a) for a in ARGS]  # keys per tile (the N of Q.K^T)
 RS_N = [64, 128]                  # head dims (the N of P.V)
 TYPES = [("false", "f16"), ("true", "bf16")]
@@ -40,12 +47,13 @@ def wrap(s, width=96):
     return "\n".join(f'        "{x} "' for x in out)
 
 
-def ss(n, bf, ty):
+def ss_method(n, ty, name, trans_b, comment):
+    """One SS wrapper (both operands in shared memory, A K-major); trans_b: B MN-major."""
     m = n // 2
-    body = f"wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{ty}.{ty} {{{regs(m)}}}, %{m}, %{m + 1}, p, 1, 1, 0, 0;"
-    return f"""template <> struct Wgmma<{n}, {bf}> {{
-  // D[64 x {n}] (+)= A[64 x 16] . B[{n} x 16]^T, both operands K-major in shared memory.
-  static __device__ __forceinline__ void ss(float (&d)[{m}], uint64_t a, uint64_t b, int accumulate) {{
+    body = (f"wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{ty}.{ty} {{{regs(m)}}}, %{m}, %{m + 1}, "
+            f"p, 1, 1, 0, {int(trans_b)};")
+    return f"""{comment}
+  static __device__ __forceinline__ void {name}(float (&d)[{m}], uint64_t a, uint64_t b, int accumulate) {{
     asm volatile(
         "{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{m + 2}, 0;\\n"
 {wrap(body)}
@@ -55,6 +63,17 @@ def ss(n, bf, ty):
         : "l"(a), "l"(b), "r"(accumulate));
   }}
 """
+
+
+def ss(n, bf, ty):
+    return f"template <> struct Wgmma<{n}, {bf}> {{\n" + ss_method(
+        n, ty, "ss", False, f"  // D[64 x {n}] (+)= A[64 x 16] . B[{n} x 16]^T, both operands K-major in shared memory.")
+
+
+def sst(n, bf, ty):
+    return ss_method(n, ty, "sst", True,
+                     f"  // D[64 x {n}] (+)= A[64 x 16] . B[16 x {n}]: A K-major, B MN-major (imm-trans-b = 1), both\n"
+                     "  // in shared memory.")
 
 
 def rs(n, bf, ty):
@@ -82,6 +101,8 @@ for n in SS_N:
         print(ss(n, bf, ty), end="")
         if n in RS_N:
             print(rs(n, bf, ty), end="")
+        if n in SST_N:
+            print(sst(n, bf, ty), end="")
         print("};")
 for n in RS_F16_ONLY:
     print(f"template <> struct Wgmma<{n}, false> {{")

@@ -27,6 +27,10 @@ SHAPES = {  # (B, H, S, D, causal)
     "d64": ((8, 16, 2048, 64, False), (8, 16, 2048, 64, True), (16, 16, 512, 64, False),
             (16, 16, 512, 64, True), (4, 16, 4096, 128, False)),
     "loop64": ((8, 16, 2048, 64, False), (4, 16, 4096, 64, False), (2, 16, 8192, 64, False)),
+    # twenty-third session: the rows WIDE_D64 takes (d=64 non-causal, 513..4096 keys; 2048 and 1024
+    # keys end in a partial 192-key tile, 4096 too), then two it leaves alone (causal, d=128).
+    "wide64": ((8, 16, 2048, 64, False), (4, 16, 4096, 64, False), (16, 16, 1024, 64, False),
+               (8, 16, 2048, 64, True), (4, 16, 4096, 128, False)),
     "causal64": ((16, 16, 1024, 64, True), (8, 16, 2048, 64, True), (4, 16, 4096, 64, True),
                  (2, 16, 8192, 64, True), (1, 16, 16384, 64, True)),
     "short": ((1, 8, 512, 64, False), (1, 8, 512, 64, True), (2, 8, 512, 64, False), (1, 16, 512, 64, False),

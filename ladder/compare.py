@@ -94,7 +94,7 @@ def render(rev):
     if rows:
         lines += ["| evidence | workload | what | was | now |", "|---|---|---|---|---|"] + rows + [""]
     from .check import check_tree
-    _, invalid, stale = check_tree()
+    _, invalid, stale, _ = check_tree()
     lines += [f"Today: {len(new)} file(s), {len(invalid)} invalid, {len(stale)} stale."]
     lines += [f"- stale: `{s}`" for s in stale[:20]] + [f"- invalid: `{s}`" for s in invalid[:20]]
     if not (added or gone or changed or rows):

@@ -2,6 +2,7 @@
 inputs, so changing any one of them is caught; readers import no runner and no build code."""
 import copy
 import json
+import math
 import os
 import subprocess
 import sys
@@ -99,6 +100,25 @@ def test_every_derived_field_of_a_synthetic_record_is_checked(tmp_path):
                           derived=derived, meta={"git": {"sha": "x"}, "finished": "t"})
     path = tmp_path / "dev" / "p" / "performance.json"
     _check_every_leaf(path, rec)
+
+
+def test_floats_recompute_to_within_their_last_bits_and_nothing_else_does():
+    """Another machine's numpy may round a float reduction differently in its last bits (CI
+    against the GPU machine's records); an edit, a flipped verdict or a changed count must not
+    pass as such."""
+    recomputed = {"ratio": 0.9630781234567891, "verdict": "SAME", "n": 3, "ok": True, "ci": [0.95, 0.976],
+                  "spread": 0.0043451045249378595}
+    stored = copy.deepcopy(recomputed)
+    stored["ratio"] = math.nextafter(math.nextafter(stored["ratio"], 1.0), 1.0)   # two ulps
+    stored["spread"] = 0.004345104524936971                                      # 2e-14 relative
+    near = []
+    assert check._diff(recomputed, stored, near=near) == []
+    assert sorted(near) == ["derived.ratio", "derived.spread"]
+    for key, edited in (("ratio", 0.9630791234567891), ("ci", [0.95, 0.97601]), ("verdict", "FASTER"),
+                        ("n", 4), ("ok", False), ("spread", 0.0)):
+        bad = dict(stored, **{key: edited})
+        assert check._diff(recomputed, bad), key
+    assert check._diff({"x": 0.0}, {"x": 1e-11}) and not check._diff({"x": 0.0}, {"x": 1e-13})
 
 
 def test_blocked_or_malformed_evidence_is_invalid(tmp_path):

@@ -1,9 +1,10 @@
 """check-evidence: every committed evidence file, whatever its kind, is {inputs, raw, derived,
 meta}. For each: the structure; the inputs hash recomputes from the recorded inputs; derived
 recomputes from raw and inputs with the kind's own derive() (numpy and scipy versions recorded
-beside it): every field equal, floats to within FLOAT_REL of each other; no blocked status; files that restate others (reproduce, controls) agree
-with them. Evidence whose inputs no longer hash to today's sources is listed as stale (it fails
-with --strict). Reads evidence and pure derive functions only: no runner, no build code."""
+beside it): every field equal, floats to within FLOAT_REL of each other; no blocked status;
+files that restate others (reproduce, controls) agree with them. Evidence whose inputs no
+longer hash to today's sources is listed as stale (it fails with --strict). Reads evidence and
+pure derive functions only: no runner, no build code."""
 import json
 import math
 from pathlib import Path
@@ -17,7 +18,7 @@ from .spec import GATES, load_expect, load_spec
 
 # The last bits of a float reduction depend on the CPU's SIMD width and the numpy version, so a
 # float re-derived on another machine may differ there from the one the GPU machine recorded
-# (6c1cdab's H100 records, re-derived by CI: 6 fields of 2 files, at most 2e-14 apart relative).
+# (6c1cdab's H100 records, re-derived by CI: 7 fields of 2 files, at most 2e-14 apart relative).
 # Floats are therefore equal to within FLOAT_REL (or FLOAT_ABS near zero); every other field,
 # verdicts, statuses, counts and flags included, must be identical. No verdict or target moves
 # within 1e-9 of a ratio; an edited figure moves far more (tests/test_check_evidence.py).

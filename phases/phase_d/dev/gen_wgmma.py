@@ -66,8 +66,8 @@ def ss_method(n, ty, name, trans_b, comment):
 
 
 def ss(n, bf, ty):
-    return f"template <> struct Wgmma<{n}, {bf}> {{\n" + ss_method(
-        n, ty, "ss", False, f"  // D[64 x {n}] (+)= A[64 x 16] . B[{n} x 16]^T, both operands K-major in shared memory.")
+    comment = f"  // D[64 x {n}] (+)= A[64 x 16] . B[{n} x 16]^T, both operands K-major in shared memory."
+    return f"template <> struct Wgmma<{n}, {bf}> {{\n" + ss_method(n, ty, "ss", False, comment)
 
 
 def sst(n, bf, ty):

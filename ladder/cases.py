@@ -79,10 +79,20 @@ def trial_plan(section, ci, case, dtype, causal, t):
     if huge:
         layouts = {name: f"huge_{huge}_stride" for name in TENSORS}
     scale = case["D"] ** -0.5
-    if t % section["scale_every"] == section["scale_every"] - 1:
+    if scale_varied(section, ci, dtype, causal, t):
         lo, hi = section["scale_range"][:2]
         scale = random.Random(seed).uniform(lo, hi)
     return {"seed": seed, "values": kind, "layouts": layouts, "scale": scale}
+
+
+def scale_varied(section, ci, dtype, causal, t):
+    """Whether trial t of a group takes a scale from scale_range. One trial in scale_every, counted
+    along t, the case and the group's place among its case's dtype x mask groups, so that a case of
+    one to three trials (the long rows, the large grids, every residue case) gets other scales too:
+    counted along t alone, no trial below scale_every - 1 ever did, and a kernel that ignores the
+    scale on one path (rows of many query tiles, say) passed wherever only such cases reach it."""
+    group = section["dtypes"].index(dtype) * len(section["causal"]) + section["causal"].index(causal)
+    return (t + ci + group) % section["scale_every"] == section["scale_every"] - 1
 
 
 DTYPE_SALT = {"fp16": 0, "bf16": 7}

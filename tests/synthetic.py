@@ -103,6 +103,9 @@ def fake_raw(gate, job):
                    "same_addresses": [{"variant": name, "elements": 640, "mismatches": 0, "lse_mismatches": 0,
                                        "unwritten": 0}
                                       for name in ("fewer keys", "the other mask", "another scale")],
+                   "queued": {"rows": [{"problem": name, "elements": 640, "mismatches": 0, "lse_mismatches": 0,
+                                        "unwritten": 0} for name in ("the shape", "fewer keys", "another scale")],
+                              "ran_ahead": [True, True]},
                    "confinement": confinement_observation()}
         child = dict(ok, result={"shapes": [{"shape": s, "figures": copy.deepcopy(figures)} for s in section["shapes"]],
                                  "misaligned": [{"variant": "base 2 bytes off", "outcome": "refused", "error": "1"}],

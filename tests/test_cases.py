@@ -55,3 +55,20 @@ def test_the_plan_is_deterministic():
     section = load_spec(ROOT / "phases" / "phase_a").section("correctness")
     g = cases.groups(section)[10]
     assert cases.trial_plan(section, *g[:4], 3) == cases.trial_plan(section, *g[:4], 3)
+
+
+def test_other_scales_reach_every_case_of_few_trials():
+    """Cases of one to three trials (long rows, large grids, residues) get a scale other than the
+    default in some dtype x mask group, and a case of many trials keeps the default in most."""
+    section = load_spec(ROOT / "phases" / "phase_a").section("correctness")
+    varied, total = {}, {}
+    for ci, case, dtype, causal, n in cases.groups(section):
+        for t in range(n):
+            plan = cases.trial_plan(section, ci, case, dtype, causal, t)
+            other = abs(plan["scale"] - case["D"] ** -0.5) > 1e-9
+            varied[ci] = varied.get(ci, 0) + other
+            total[ci] = total.get(ci, 0) + 1
+    assert all(varied[ci] >= 1 for ci in varied if total[ci] >= section["scale_every"])
+    assert all(varied[ci] <= total[ci] // 2 for ci in varied if total[ci] >= 8)
+    long_rows = [ci for ci, case, *_ in cases.groups(section) if max(case.get("S_q", case.get("S", 0)), 0) > 1024]
+    assert long_rows and all(varied[ci] for ci in long_rows)

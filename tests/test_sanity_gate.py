@@ -208,3 +208,33 @@ def test_records_made_before_the_same_address_check_keep_their_summary():
     assert before["status"] == "pass" and "same addresses" not in before["reason"]
     _, fresh = _inputs_and_raw()
     assert "another problem at the same addresses answered as at others" in sanity.derive(fresh, inputs)["reason"]
+
+
+def test_problems_queued_behind_a_spin_answered_otherwise_fail():
+    """A problem answered differently when queued behind others than alone (per-call data staged
+    in host memory and overwritten by the next call before the GPU read it) fails, output or
+    log-sum-exp; so does a check whose spin ended before the calls were enqueued (it saw nothing)."""
+    inputs, raw = _inputs_and_raw()
+    _figures(raw, 1)["queued"]["rows"][0].update(mismatches=600)
+    d = sanity.derive(raw, inputs)
+    assert d["status"] == "fail"
+    assert ("the shape, queued back to back with other problems on one stream while the GPU was busy: 600 of 640 "
+            "output elements and 0 log-sum-exp values differ from its call alone") in d["reason"]
+    inputs, raw = _inputs_and_raw()
+    _figures(raw)["queued"]["rows"][2].update(lse_mismatches=5)
+    assert sanity.derive(raw, inputs)["status"] == "fail"
+    inputs, raw = _inputs_and_raw()
+    _figures(raw)["queued"]["ran_ahead"] = [True, False]
+    d = sanity.derive(raw, inputs)
+    assert d["status"] == "fail" and "the host never ran ahead of the GPU" in d["reason"]
+
+
+def test_records_made_before_the_queued_check_keep_their_summary():
+    inputs, raw = _inputs_and_raw()
+    for got in raw["configs"].values():
+        for row in got["child"]["result"]["shapes"]:
+            del row["figures"]["queued"]
+    before = sanity.derive(copy.deepcopy(raw), inputs)
+    assert before["status"] == "pass" and "queued" not in before["reason"]
+    _, fresh = _inputs_and_raw()
+    assert "other problems queued behind it answered as alone" in sanity.derive(fresh, inputs)["reason"]

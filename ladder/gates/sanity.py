@@ -43,6 +43,7 @@ def shape_problems(f):
     p += single_row_problems(f.get("single_row_changes"))
     p += concurrency_problems(f.get("concurrent"))
     p += same_address_problems(f.get("same_addresses"), "shape")
+    p += queued_problems(f.get("queued"))
     g = f["graph"]
     if g.get("error"):
         p.append(f"CUDA graph capture or replay failed: {g['error']}")
@@ -52,6 +53,23 @@ def shape_problems(f):
     if not f["zero_query_max_err"] <= ZERO_QUERY_TOL:
         extra = f", {f['zero_query_unwritten']} elements never written" if f["zero_query_unwritten"] else ""
         p.append(f"all-zero queries: output is not the mean of V (max error {f['zero_query_max_err']:.3g}{extra})")
+    return p
+
+
+def queued_problems(obs):
+    """obs: ladder/gpu/queued.py's {rows, ran_ahead}, or None (records made before the check)."""
+    if not obs:
+        return []
+    p = []
+    if not all(obs["ran_ahead"]):
+        p.append("calls queued behind a spin: the spin was over before the last call had been enqueued, so the "
+                 "host never ran ahead of the GPU (a call that waits for the GPU?)")
+    for r in obs["rows"]:
+        if r["mismatches"] or r["lse_mismatches"] or r["unwritten"]:
+            p.append(f"{r['problem']}, queued back to back with other problems on one stream while the GPU was busy: "
+                     f"{r['mismatches']} of {r['elements']} output elements and {r['lse_mismatches']} log-sum-exp "
+                     f"values differ from its call alone, {r['unwritten']} never written (per-call data staged in "
+                     "host memory, or library state, that a later call overwrites before the GPU reads it?)")
     return p
 
 
@@ -115,6 +133,8 @@ def derive(raw, inputs):
         caching += ", confined to the caller's stream with the device's settings untouched"
     if "same_addresses" in recorded:
         caching += ", another problem at the same addresses answered as at others"
+    if "queued" in recorded:
+        caching += ", other problems queued behind it answered as alone"
     out = by_config(configs, failures, lambda ok: (
         f"{len(section['shapes'])} shape(s): fully written, finite, inputs intact, stream-ordered (caller and side "
         f"stream), repeatable, graph-replayable, {caching}, zero-query exact, misaligned views refused or right; "

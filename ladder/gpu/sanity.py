@@ -11,6 +11,9 @@ derive() in ladder/gates/sanity.py turns them into problems. On each sanity shap
   kernel that keys a cache on a sample of the contents returns the old answer);
 - two calls on two streams started together, on different inputs: each bit-identical to its
   eager output (a static workspace shared between calls mixes them);
+- the shape's problem and others on views of the same tensors (fewer keys, queries or heads, the
+  other mask, another scale) enqueued back to back behind a spin, so that the host runs ahead of
+  the GPU: each bit-identical to its call alone (ladder/gpu/queued.py);
 - views that start at the addresses the shape's calls used (q, k, v, and o and lse as well) but
   pose another problem (fewer keys, queries, heads or batches; the other mask; another scale;
   the same sizes with other row strides), each right after a call for the shape itself (for the
@@ -40,6 +43,7 @@ from . import confinement
 from .inputs import POISON, make_qkv, poisoned_like, poisoned_lse, unwritten
 from .kernel import Kernel, KernelError, error_line
 from .pdl import Producer, launch_behind_producer
+from .queued import queued_calls
 from .reference import reference, sdpa_error_baseline
 from .sharing import (SPIN_CYCLES, bits, call, concurrent_calls, mismatch, other_problems_at_same_addresses,
                       single_row_changes)
@@ -100,6 +104,7 @@ def check_shape(kernel, producer, shape, seed, repeats):
     f["single_row_changes"] = single_row_changes(kernel, q, k, v, causal, seed, o_new)
     f["concurrent"] = concurrent_calls(kernel, (q, k, v), _fresh(shape, seed + 303, (q, k, v)), causal)
     f["same_addresses"] = other_problems_at_same_addresses(kernel, q, k, v, causal)
+    f["queued"] = queued_calls(kernel, q, k, v, causal)
 
     # All-zero queries: every visible key weighs the same, so each row is the mean of its V rows.
     q.zero_()

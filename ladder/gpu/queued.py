@@ -1,0 +1,65 @@
+"""Calls of different problems queued back to back on one stream while the GPU is busy,
+observations only (the sanity gate judges them: ladder/gates/sanity.py).
+
+Every other check waits for a call to finish before it makes the next, so there the host never
+runs ahead of the GPU. In a model it does: the next layer's call, with other sizes, another mask
+or another scale, is enqueued while this call's work still waits behind earlier kernels. A
+library that stages per-call data in host memory for the GPU to read later (a pinned parameter
+block or a tile schedule copied asynchronously, then rewritten by the next call), or that keeps
+per-call state between enqueue and execution, computes an earlier call with a later call's data.
+
+Method: the shape's own problem and a few others posed on views of the same tensors (fewer keys,
+fewer queries, fewer heads, the other mask, another scale), each first called alone and waited
+for; then a spin on the caller's stream, and all of them enqueued behind it into outputs of
+their own, in one order and then in the reverse order. Each output and log-sum-exp must be
+bit-identical to its call alone (the repeat check holds the kernel to determinism). Whether the
+spin was still running when the last call had been enqueued is recorded: if it was not, the
+host did not run ahead and the check saw nothing."""
+import torch
+
+from .inputs import poisoned_like, poisoned_lse, unwritten
+from .sharing import OTHER_SCALE, SPIN_CYCLES, call, mismatch
+
+
+def _problems(q, k, v, causal):
+    """(name, (q, k, v) views, causal, scale) for the shape and each other problem it allows."""
+    B, H, S_q, D = q.shape
+    S_k = k.shape[2]
+    out = [("the shape", (q, k, v), causal, None)]
+    if S_k > 1:
+        out.append(("fewer keys", (q, k.narrow(2, 0, S_k // 2), v.narrow(2, 0, S_k // 2)), causal, None))
+    if S_q > 1:
+        out.append(("fewer queries", (q.narrow(2, 0, S_q // 2), k, v), causal, None))
+    if H > 1:
+        out.append(("fewer heads", tuple(t.narrow(1, 0, H // 2) for t in (q, k, v)), causal, None))
+    out += [("the other mask", (q, k, v), not causal, None),
+            ("another scale", (q, k, v), causal, OTHER_SCALE * D ** -0.5)]
+    return out
+
+
+def queued_calls(kernel, q, k, v, causal):
+    """{rows: one per problem, summed over both orders ({problem, elements, mismatches,
+    lse_mismatches, unwritten}), ran_ahead: per order, whether the spin outlasted the enqueues}."""
+    problems = _problems(q, k, v, causal)
+    alone = []
+    for _, qkv, mask, scale in problems:
+        o, lse, _ = call(kernel, *qkv, mask, scale=scale)
+        alone.append((o, lse))
+    rows = [{"problem": name, "elements": alone[i][0].numel(), "mismatches": 0, "lse_mismatches": 0, "unwritten": 0}
+            for i, (name, *_) in enumerate(problems)]
+    ran_ahead = []
+    for order in (range(len(problems)), reversed(range(len(problems)))):
+        outs = [(poisoned_like(qkv[0]), poisoned_lse(qkv[0])) for _, qkv, _, _ in problems]
+        spun = torch.cuda.Event()
+        torch.cuda._sleep(SPIN_CYCLES)  # the caller's stream: every call below waits behind it
+        spun.record()
+        for i in order:
+            _, qkv, mask, scale = problems[i]
+            kernel(*qkv, *outs[i], scale=scale, causal=mask)
+        ran_ahead.append(not spun.query())
+        torch.cuda.synchronize()
+        for i, (o, lse) in enumerate(outs):
+            rows[i]["mismatches"] += mismatch(o, alone[i][0])
+            rows[i]["lse_mismatches"] += mismatch(lse, alone[i][1])
+            rows[i]["unwritten"] += int(unwritten(o).sum())
+    return {"rows": rows, "ran_ahead": ran_ahead}

@@ -1,29 +1,40 @@
-"""Which phase the torch op serves a call with, checked on the committed H100 evidence (no GPU,
-no torch): only phases with every gate passed and fresh qualify, the basis is the closest level
-any of them was timed at, and no qualifying phase is faster there."""
+"""Which phase the torch op serves a call with, checked on each machine's committed evidence (no
+GPU, no torch): only phases with every gate passed and fresh qualify, the basis is the closest
+level any of them was timed at, and no qualifying phase is faster there."""
 import pytest
 
-from ladder import evidence
+from ladder import evidence, freshness
 from ladder.choice import SMALL_ELEMENTS, _closeness, choose, qualifying
 from ladder.environment import nvcc_version
-from ladder.layout import evidence_dir
+from ladder.layout import EVIDENCE, evidence_dir, phase_dirs
+from ladder.spec import load_spec
 
-DEVICE = "h100-80gb-hbm3"
-
-
-def _qualifying():
-    return {spec.name: perf for spec, perf in qualifying(DEVICE, nvcc_version())}
+DEVICES = sorted(d.name for d in EVIDENCE.iterdir() if d.is_dir())
 
 
-def test_a_phase_with_a_gate_not_passed_does_not_qualify():
-    from ladder.layout import phase_dirs
-    from ladder.spec import load_spec
-    names = set(_qualifying())
+def _qualifying(device):
+    return {spec.name: perf for spec, perf in qualifying(device, nvcc_version())}
+
+
+def _records(device, spec):
+    return [evidence.read(evidence_dir(device, spec.dir) / f"{g}.json") for g in spec.gates]
+
+
+def test_some_machine_has_a_phase_the_op_can_serve():
+    """Else every test below skips, and the op serves nothing anywhere."""
+    assert any(_qualifying(device) for device in DEVICES), DEVICES
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_a_phase_with_a_gate_not_passed_or_stale_does_not_qualify(device):
+    names = set(_qualifying(device))
     for d in phase_dirs():
         spec = load_spec(d)
-        statuses = [evidence.status(evidence.read(evidence_dir(DEVICE, spec.dir) / f"{g}.json")) for g in spec.gates]
-        if any(s != "pass" for s in statuses):
-            assert spec.name not in names, (spec.name, statuses)
+        recs = _records(device, spec)
+        statuses = [evidence.status(r) for r in recs]
+        stale = [r for r in recs if freshness.staleness(r, spec, device, nvcc_version())]
+        if any(s != "pass" for s in statuses) or stale:
+            assert spec.name not in names, (spec.name, statuses, len(stale))
 
 
 def test_closeness_levels():
@@ -36,15 +47,16 @@ def test_closeness_levels():
     assert _closeness(w, 128, "fp16", False, True) is None
 
 
+@pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("D", [64, 128])
 @pytest.mark.parametrize("dtype", ["fp16", "bf16"])
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("small", [False, True])
-def test_the_choice_is_the_fastest_qualifying_phase_at_the_closest_basis(D, dtype, causal, small):
-    qualifying = _qualifying()
+def test_the_choice_is_the_fastest_qualifying_phase_at_the_closest_basis(device, D, dtype, causal, small):
+    qualifying = _qualifying(device)
     if not qualifying:
-        pytest.skip(f"no phase has fresh passing evidence on {DEVICE} here")
-    spec, config, level = choose(DEVICE, D, dtype, causal, small)
+        pytest.skip(f"no phase has fresh passing evidence on {device} here")
+    spec, config, level = choose(device, D, dtype, causal, small)
     assert spec is not None, config
     assert spec.name in qualifying and config == qualifying[spec.name]["config"]
 

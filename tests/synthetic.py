@@ -108,7 +108,10 @@ def fake_raw(gate, job):
                               "ran_ahead": [True, True]},
                    "confinement": confinement_observation()}
         child = dict(ok, result={"shapes": [{"shape": s, "figures": copy.deepcopy(figures)} for s in section["shapes"]],
-                                 "misaligned": [{"variant": "base 2 bytes off", "outcome": "refused", "error": "1"}],
+                                 "unsupported": [{"variant": v, "shape": section["shapes"][0], "must_refuse": r,
+                                                  "outcome": "refused", "error": "1", "written": 0, "outside": 0}
+                                                 for v, r in (("q's base 2 bytes off", False), ("head dim 96", False),
+                                                              ("dtype code 2", True))],
                                  "device_state_at_start": context_state()})
         san = {t: [{"shape": s, "returncode": 0, "timed_out": False, "output": "========= ERROR SUMMARY: 0 errors"}
                    for s in section["sanitizer"]["shapes"]] for t in section["sanitizer"]["tools"]}

@@ -238,3 +238,64 @@ def test_records_made_before_the_queued_check_keep_their_summary():
     assert before["status"] == "pass" and "queued" not in before["reason"]
     _, fresh = _inputs_and_raw()
     assert "other problems queued behind it answered as alone" in sanity.derive(fresh, inputs)["reason"]
+
+
+def _unsupported(raw):
+    return next(iter(raw["configs"].values()))["child"]["result"]["unsupported"]
+
+
+def _answered(variant, err=1e-4, tol=2e-4, lse_err=1e-6, lse_tol=1e-3, outside=0, must_refuse=False):
+    return {"variant": variant, "shape": {"B": 1, "H": 1, "S_q": 8, "S_k": 8, "D": 96, "dtype": "fp16",
+                                          "causal": False},
+            "must_refuse": must_refuse, "outcome": "computed", "err": err, "tol": tol, "lse_err": lse_err,
+            "lse_tol": lse_tol, "outside": outside}
+
+
+def test_an_unsupported_call_answered_right_passes():
+    inputs, raw = _inputs_and_raw()
+    _unsupported(raw).append(_answered("head dim 96"))
+    d = sanity.derive(raw, inputs)
+    assert d["status"] == "pass" and "other head dims" in d["reason"]
+
+
+def test_an_unsupported_call_answered_wrongly_fails():
+    for bad, said in ((dict(err=0.3), "output error 0.3"), (dict(lse_err=0.01), "log-sum-exp error 0.01"),
+                      (dict(outside=64), "64 elements of o's padding"), (dict(err=float("inf")), "output error inf")):
+        inputs, raw = _inputs_and_raw()
+        _unsupported(raw).append(_answered("head dim 96", **bad))
+        d = sanity.derive(raw, inputs)
+        assert d["status"] == "fail" and "head dim 96" in d["reason"] and said in d["reason"], (bad, d["reason"])
+
+
+def test_an_undefined_dtype_answered_at_all_fails():
+    inputs, raw = _inputs_and_raw()
+    _unsupported(raw).append(_answered("dtype code 2", must_refuse=True))
+    d = sanity.derive(raw, inputs)
+    assert d["status"] == "fail" and "no answer is right" in d["reason"]
+
+
+def test_a_refusal_that_wrote_or_a_fault_fails():
+    inputs, raw = _inputs_and_raw()
+    _unsupported(raw)[0]["written"] = 5
+    d = sanity.derive(raw, inputs)
+    assert d["status"] == "fail" and "refused, yet 5 elements of o" in d["reason"]
+    inputs, raw = _inputs_and_raw()
+    _unsupported(raw).append({"variant": "head dim 256", "shape": _answered("x")["shape"], "must_refuse": False,
+                              "outcome": "fault", "error": "AcceleratorError: illegal memory access"})
+    d = sanity.derive(raw, inputs)
+    assert d["status"] == "fail" and "head dim 256" in d["reason"] and "faulted" in d["reason"]
+
+
+def test_records_made_before_the_unsupported_calls_keep_their_summary():
+    inputs, raw = _inputs_and_raw()
+    for got in raw["configs"].values():
+        result = got["child"]["result"]
+        del result["unsupported"]
+        result["misaligned"] = [{"variant": "base 2 bytes off", "outcome": "computed", "err": 1e-4, "tol": 0.1}]
+    d = sanity.derive(copy.deepcopy(raw), inputs)
+    assert d["status"] == "pass" and "misaligned views refused or right" in d["reason"]
+    assert "other head dims" not in d["reason"]
+    for got in raw["configs"].values():
+        got["child"]["result"]["misaligned"][0]["err"] = 1.0
+    d = sanity.derive(raw, inputs)
+    assert d["status"] == "fail" and "base 2 bytes off was answered wrongly" in d["reason"]

@@ -74,6 +74,7 @@ def queued_problems(obs):
 
 
 def misaligned_problems(rows):
+    """Records made before the twenty-fifth session, whose only unsupported calls were misaligned."""
     p = []
     for r in rows:
         if r["outcome"] == "fault":
@@ -81,6 +82,32 @@ def misaligned_problems(rows):
         elif r["outcome"] == "computed" and not r["err"] <= r["tol"]:
             p.append(f"a view with {r['variant']} was answered wrongly (error {r['err']:.3g} > {r['tol']:.3g}) "
                      "instead of refused")
+    return p
+
+
+def unsupported_problems(rows):
+    """rows: ladder/gpu/unsupported.py's, one per call. Refused, or answered right; never a fault."""
+    p = []
+    for r in rows:
+        at = f"{r['variant']} (at {shape_label(r['shape'])})"
+        if r["outcome"] == "fault":
+            p.append(f"{at} faulted instead of being refused or answered: {r['error']}")
+        elif r["outcome"] == "refused":
+            if r["written"] or r["outside"]:
+                p.append(f"{at} was refused, yet {r['written']} elements of o and {r['outside']} of its padding "
+                         "were written (the ABI: a refused call launches nothing)")
+        elif r["must_refuse"]:
+            p.append(f"{at} was answered, not refused: the ABI defines no such call, so no answer is right")
+        else:
+            wrong = []
+            if not r["err"] <= r["tol"]:
+                wrong.append(f"output error {r['err']:.3g} > {r['tol']:.3g} (2x SDPA's)")
+            if not r["lse_err"] <= r["lse_tol"]:
+                wrong.append(f"log-sum-exp error {r['lse_err']:.3g} > {r['lse_tol']:.3g}")
+            if r["outside"]:
+                wrong.append(f"{r['outside']} elements of o's padding overwritten")
+            if wrong:
+                p.append(f"{at} was answered wrongly instead of refused: {'; '.join(wrong)}")
     return p
 
 
@@ -105,7 +132,10 @@ def derive(raw, inputs):
                     if "confinement" in row["figures"]:  # absent in records made before the check (stale)
                         probs += confinement_problems(row["figures"]["confinement"], result["device_state_at_start"])
                     fails += [f"at {shape_label(row['shape'])}: {p}" for p in probs]
-            fails += misaligned_problems(result["misaligned"])
+            if "unsupported" in result:
+                fails += unsupported_problems(result["unsupported"])
+            else:  # records made before the twenty-fifth session (stale)
+                fails += misaligned_problems(result["misaligned"])
         sanitizer = {}
         for tool, runs in got["sanitizer"].items():
             for i, run in enumerate(runs):
@@ -135,9 +165,13 @@ def derive(raw, inputs):
         caching += ", another problem at the same addresses answered as at others"
     if "queued" in recorded:
         caching += ", other problems queued behind it answered as alone"
+    outside = ("calls outside the supported set (misaligned views, other head dims, scales of zero and below, "
+               "K and V shared by every head, an undefined dtype) refused or right"
+               if any("unsupported" in (got["child"].get("result") or {}) for got in raw["configs"].values())
+               else "misaligned views refused or right")
     out = by_config(configs, failures, lambda ok: (
         f"{len(section['shapes'])} shape(s): fully written, finite, inputs intact, stream-ordered (caller and side "
-        f"stream), repeatable, graph-replayable, {caching}, zero-query exact, misaligned views refused or right; "
+        f"stream), repeatable, graph-replayable, {caching}, zero-query exact, {outside}; "
         f"{tools} clean"))
     out["configs"] = figures
     return out

@@ -10,14 +10,18 @@ per-call state between enqueue and execution, computes an earlier call with a la
 
 Method: the shape's own problem and a few others posed on views of the same tensors (fewer keys,
 fewer queries, fewer heads, the other mask, another scale), each first called alone and waited
-for; then a spin on the caller's stream, and all of them enqueued behind it into outputs of
-their own, in one order and then in the reverse order. Each output and log-sum-exp must be
+for; then a spin on the caller's stream, and all of them enqueued behind it, each three times and
+each call into an output of its own, in an order (ladder/queueing.py) in which a library that
+stages into a ring of slots reused in turn mixes problems unless its ring holds every call in
+flight (up to 18), and again in another such order. Until the twenty-fifth session each problem
+went once per order and a ring of six slots passed. Each output and log-sum-exp must be
 bit-identical to its call alone (the repeat check holds the kernel to determinism). Whether the
 spin was still running when the last call had been enqueued is recorded: if it was not, the
 host did not run ahead and the check saw nothing."""
 import torch
 
 from .inputs import poisoned_like, poisoned_lse, unwritten
+from .. import queueing
 from .sharing import OTHER_SCALE, SPIN_CYCLES, call, mismatch
 
 
@@ -48,17 +52,18 @@ def queued_calls(kernel, q, k, v, causal):
     rows = [{"problem": name, "elements": alone[i][0].numel(), "mismatches": 0, "lse_mismatches": 0, "unwritten": 0}
             for i, (name, *_) in enumerate(problems)]
     ran_ahead = []
-    for order in (range(len(problems)), reversed(range(len(problems)))):
-        outs = [(poisoned_like(qkv[0]), poisoned_lse(qkv[0])) for _, qkv, _, _ in problems]
+    for reverse in (False, True):
+        queue = queueing.queue(len(problems), reverse)
+        outs = [(poisoned_like(problems[i][1][0]), poisoned_lse(problems[i][1][0])) for i in queue]
         spun = torch.cuda.Event()
         torch.cuda._sleep(SPIN_CYCLES)  # the caller's stream: every call below waits behind it
         spun.record()
-        for i in order:
+        for i, out in zip(queue, outs):
             _, qkv, mask, scale = problems[i]
-            kernel(*qkv, *outs[i], scale=scale, causal=mask)
+            kernel(*qkv, *out, scale=scale, causal=mask)
         ran_ahead.append(not spun.query())
         torch.cuda.synchronize()
-        for i, (o, lse) in enumerate(outs):
+        for i, (o, lse) in zip(queue, outs):
             rows[i]["mismatches"] += mismatch(o, alone[i][0])
             rows[i]["lse_mismatches"] += mismatch(lse, alone[i][1])
             rows[i]["unwritten"] += int(unwritten(o).sum())

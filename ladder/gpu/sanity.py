@@ -35,21 +35,18 @@ shape one call under the CUDA profiler on a stream of its own (ladder/gpu/confin
 GPU operations around it with their streams, and the device state before and after it. The
 process's device state is also read before the kernel's library is loaded, so a change made by
 the library's loading or by any check is seen too.
-Last (it may fault): views whose rows are not 16-byte aligned, which the ABI lets a kernel
-refuse, but never answer wrongly."""
+Last (it may fault), on the first two shapes: calls the ABI lets a kernel refuse but never answer
+wrongly (misaligned views, other head dims, scales of zero and below, K and V shared by every
+head, an undefined dtype code: ladder/gpu/unsupported.py)."""
 import torch
 
-from . import confinement
+from . import confinement, unsupported
 from .inputs import POISON, make_qkv, poisoned_like, poisoned_lse, unwritten
-from .kernel import Kernel, KernelError, error_line
+from .kernel import Kernel, error_line
 from .pdl import Producer, launch_behind_producer
 from .queued import queued_calls
-from .reference import reference, sdpa_error_baseline
 from .sharing import (SPIN_CYCLES, bits, call, concurrent_calls, mismatch, other_problems_at_same_addresses,
                       single_row_changes)
-
-MISALIGNED_K = 2.0        # a misaligned view answered must be within 2x SDPA's error, as in correctness
-
 
 def _fresh(shape, seed, like):
     q, k, v = make_qkv(shape, seed)
@@ -144,37 +141,6 @@ def _graph_check(kernel, q, k, v, causal, new):
         return {"error": error_line(e)}
 
 
-def misaligned(kernel, shape, seed, k_factor):
-    """Views that break the ABI's 16-byte row alignment: refused, or answered correctly."""
-    rows = []
-    q, k, v = make_qkv(shape, seed)
-    B, H, S, D = q.shape
-    variants = {
-        "base 2 bytes off": lambda t: torch.empty(t.numel() + 8, dtype=t.dtype, device="cuda")[1:1 + t.numel()]
-        .view(t.shape),
-        "row stride D+4": lambda t: torch.empty(B, H, S, D + 4, dtype=t.dtype, device="cuda")[..., :D],
-    }
-    ref, _ = reference(q, k, v, D ** -0.5, shape["causal"])
-    lib = sdpa_error_baseline(q, k, v, D ** -0.5, shape["causal"])
-    tol = k_factor * float((lib.double() - ref).abs().max()) + 1e-7
-    for name, make in variants.items():
-        qm = make(q)
-        qm.copy_(q)
-        o = poisoned_like(q)
-        try:
-            kernel(qm, k, v, o, causal=shape["causal"])
-            torch.cuda.synchronize()
-        except KernelError as e:
-            rows.append({"variant": name, "outcome": "refused", "error": str(e)})
-            continue
-        except Exception as e:
-            rows.append({"variant": name, "outcome": "fault", "error": error_line(e)})
-            break
-        err = float((o.double() - ref).abs().nan_to_num(float("inf")).max())
-        rows.append({"variant": name, "outcome": "computed", "err": err, "tol": tol})
-    return rows
-
-
 def run(orders):
     section = orders["section"]
     torch.empty(1, device="cuda")  # the context exists before its state is read
@@ -191,8 +157,13 @@ def run(orders):
             return {"shapes": rows, "misaligned": [], "device_state_at_start": start}
     for i, row in enumerate(rows):
         row["figures"]["confinement"] = confinement.observe_once(kernel, row["shape"], seed=2500 + i)
-    try:
-        mis = misaligned(kernel, section["shapes"][0], 3000, MISALIGNED_K)
-    except Exception as e:
-        mis = [{"variant": "setup", "outcome": "fault", "error": error_line(e)}]
-    return {"shapes": rows, "misaligned": mis, "device_state_at_start": start}
+    outside = []
+    for i, shape in enumerate(section["shapes"][:2]):
+        try:
+            got = unsupported.observe(kernel, shape, 3000 + i)
+        except Exception as e:
+            got = [{"variant": "setup", "shape": shape, "outcome": "fault", "error": error_line(e)}]
+        outside += got
+        if got and got[-1]["outcome"] == "fault":
+            break
+    return {"shapes": rows, "unsupported": outside, "device_state_at_start": start}

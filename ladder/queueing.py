@@ -1,0 +1,25 @@
+"""The order in which the sanity gate's queued check (ladder/gpu/queued.py) enqueues its calls.
+Pure, so that tests/test_queueing.py can check it without a GPU.
+
+A library that stages per-call data into a ring of slots, reused in turn, hands a call the data
+of whichever later call last wrote its slot when the GPU gets to it. That is only seen if that
+later call posed another problem: with the problems simply repeated, every ring whose size is a
+multiple of their count passes (each slot's last writer is the same problem again). The queue is
+the problems in order, again, then in reverse rotated by one; for 3 to 6 problems, every ring of
+fewer slots than calls in the queue has a slot whose last writer posed another problem."""
+
+
+def queue(n, reverse=False):
+    """Indices of n problems, each three times, in the order they are enqueued."""
+    order = list(range(n))[::-1] if reverse else list(range(n))
+    back = order[::-1]
+    return order + order + back[1:] + back[:1]
+
+
+def ring_sees_a_mix(q, slots):
+    """Whether a ring of `slots` slots, written at each enqueue and read when the GPU runs the call
+    after every call is enqueued, gives some call the data of another problem."""
+    last = {}
+    for i, problem in enumerate(q):
+        last[i % slots] = problem
+    return any(last[i % slots] != problem for i, problem in enumerate(q))

@@ -21,6 +21,7 @@ class StandIn:
         if self.refuse and (D not in (64, 128) or not scale > 0 or dtype_code not in (None, 0, 1)
                             or any(t.data_ptr() % 16 or t.stride(2) % 8 for t in (q, k, v, o))):
             raise KernelError("attn_fwd returned CUDA error 1 (cudaErrorInvalidValue)")
+        q, k, v = (t.clone(memory_format=torch.contiguous_format) for t in (q, k, v))  # cuBLAS: aligned
         s = torch.matmul(q.float(), k.float().transpose(-1, -2)) * scale
         if causal:
             s = s.masked_fill(~torch.ones(s.shape[-2:], dtype=torch.bool, device="cuda").tril(), -math.inf)

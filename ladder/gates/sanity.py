@@ -67,8 +67,8 @@ def queued_problems(obs):
     for r in obs["rows"]:
         if r["mismatches"] or r["lse_mismatches"] or r["unwritten"]:
             p.append(f"{r['problem']}, queued back to back with other problems on one stream while the GPU was busy: "
-                     f"{r['mismatches']} of {r['elements']} output elements and {r['lse_mismatches']} log-sum-exp "
-                     f"values differ from its call alone, {r['unwritten']} never written (per-call data staged in "
+                     f"{r['mismatches']} output elements and {r['lse_mismatches']} log-sum-exp values, summed over "
+                     f"its queued calls of {r['elements']} elements each, differ from its call alone, {r['unwritten']} never written (per-call data staged in "
                      "host memory, or library state, that a later call overwrites before the GPU reads it?)")
     return p
 

@@ -218,8 +218,9 @@ def test_problems_queued_behind_a_spin_answered_otherwise_fail():
     _figures(raw, 1)["queued"]["rows"][0].update(mismatches=600)
     d = sanity.derive(raw, inputs)
     assert d["status"] == "fail"
-    assert ("the shape, queued back to back with other problems on one stream while the GPU was busy: 600 of 640 "
-            "output elements and 0 log-sum-exp values differ from its call alone") in d["reason"]
+    assert ("the shape, queued back to back with other problems on one stream while the GPU was busy: 600 output "
+            "elements and 0 log-sum-exp values, summed over its queued calls of 640 elements each, differ from its "
+            "call alone") in d["reason"]
     inputs, raw = _inputs_and_raw()
     _figures(raw)["queued"]["rows"][2].update(lse_mismatches=5)
     assert sanity.derive(raw, inputs)["status"] == "fail"

@@ -1,8 +1,8 @@
 """Child side of the correctness gate. For every group of ladder/cases.py (case x dtype x mask),
 trials with seeded inputs drawn from the floor's value distributions, per-tensor layouts and
 softmax scales. Each trial records, against a float64 reference on the same inputs: the kernel's
-max error, SDPA's in the same precision, the error of merely rounding the exact answer to the
-dtype, the log-sum-exp error, elements left unwritten, and elements outside the views that
+max error (and its max over the elements more than one unit of the dtype from the exact answer),
+SDPA's in the same precision, the error of merely rounding the exact answer to the dtype, the log-sum-exp error, the output's relative bias and its number of rows, elements left unwritten, and elements outside the views that
 changed (o's padding must keep its sentinel, inputs' padding its NaN). The distributions are
 ladder/gpu/inputs.py's, and zero_rows here: its normal draw with the first min(S_k/2, 256) keys
 zero (whole zero tiles for every tile size up to 256) and a seeded `fraction` of the rows of q, k
@@ -21,6 +21,17 @@ from .kernel import Kernel, error_line
 from .reference import reference, sdpa_error_baseline
 
 UNIT_ROUNDOFF = {torch.float16: 2.0 ** -11, torch.bfloat16: 2.0 ** -8}
+
+
+# Significand bits after the leading one, and the smallest normal exponent.
+FORMAT = {torch.float16: (10, -14), torch.bfloat16: (7, -126)}
+
+
+def unit(x, dtype):
+    """The spacing of the dtype's values at each |x| (float64): one unit in the last place."""
+    bits, emin = FORMAT[dtype]
+    e = torch.floor(torch.log2(x.abs())).clamp(min=emin)  # log2(0) = -inf: the subnormal spacing
+    return torch.exp2(e - bits)
 
 
 def _locate(flat_index, shape):
@@ -79,14 +90,17 @@ def trial(kernel, shape, plan):
     bias, bias_se = relative_bias(o.view, rounded, ref, dtype)
     bias_sdpa, _ = relative_bias(lib, rounded, ref, dtype)
     outside = o.outside_changed(SENTINEL[dtype]) + sum(t.outside_changed(PAD[dtype]) for t in (q, k, v))
+    beyond = err > unit(ref, dtype)  # not a neighbour of the exact answer in the dtype
     row = {"err": float(err.max()), "err_sdpa": float((lib.double() - ref).abs().max()),
            "err_round": float((ref.to(dtype).double() - ref).abs().max()),
            "lse_err": float((lse.double() - ref_lse).abs().nan_to_num(float("inf")).max()),
            "lse_ref_absmax": float(ref_lse.abs().max()), "unwritten": int(unwritten(o.view).sum()),
-           "outside_changed": outside, "bias": bias, "bias_se": bias_se, "bias_sdpa": bias_sdpa}
+           "outside_changed": outside, "bias": bias, "bias_se": bias_se, "bias_sdpa": bias_sdpa,
+           "err_beyond_unit": float(err[beyond].max()) if bool(beyond.any()) else 0.0,
+           "bias_units": int(ref[..., 0].numel())}
     worst = _locate(int(err.argmax()), err.shape)
     detail = {"worst_at": worst, "worst_kernel": float(o.view[worst].float()), "worst_ref": float(ref[worst])}
-    return row, detail, err
+    return row, detail, err.masked_fill(~beyond, 0.0)
 
 
 def run(orders):

@@ -18,6 +18,8 @@ o is a view whose padding holds a sentinel, poisoned inside. Recorded per varian
 (with the error and how many elements of o it wrote all the same), a fault (the loop stops:
 the context is lost), or computed, with the output's and the log-sum-exp's error against the
 float64 reference, their tolerances, and how much of o's padding changed."""
+import contextlib
+
 import torch
 
 from .inputs import DTYPES, PAD, POISON, SENTINEL, place, unwritten, values
@@ -68,6 +70,23 @@ def _variants(shape, seed):
     return out
 
 
+@contextlib.contextmanager
+def _dtype_code(kernel, dtype, code):
+    """The kernel's calls pass `code` for q's dtype meanwhile (None: the ABI's own code). Done on the
+    instance's map rather than by a parameter of ladder/gpu/kernel.py, whose digest every gate's
+    evidence records: changing it would stale every phase's performance records on both machines."""
+    if code is None:
+        yield
+        return
+    saved = dict(kernel.codes)
+    kernel.codes[dtype] = code
+    try:
+        yield
+    finally:
+        kernel.codes.clear()
+        kernel.codes.update(saved)
+
+
 def _yardstick(q, k, v, scale, causal):
     """SDPA in the inputs' precision, as the correctness gate's yardstick; its math backend where
     the fused one gives non-finite output (on the H200, a scale of zero or below read as NaN)."""
@@ -87,7 +106,8 @@ def observe(kernel, shape, seed):
         lse = torch.full(q.shape[:3], float("nan"), device="cuda", dtype=torch.float32)
         row = {"variant": name, "shape": sh, "must_refuse": must_refuse}
         try:
-            kernel(q, k, v, o.view, lse, scale=scale, causal=sh["causal"], dtype_code=code)
+            with _dtype_code(kernel, dtype, code):
+                kernel(q, k, v, o.view, lse, scale=scale, causal=sh["causal"])
             torch.cuda.synchronize()
         except KernelError as e:
             written = o.view.numel() - int(unwritten(o.view).sum())

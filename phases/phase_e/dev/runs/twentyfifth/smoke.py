@@ -15,10 +15,12 @@ class StandIn:
     def __init__(self, refuse):
         self.refuse = refuse
 
-    def __call__(self, q, k, v, o, lse=None, scale=None, causal=False, stream=None, dtype_code=None):
+    codes = {torch.float16: 0, torch.bfloat16: 1}
+
+    def __call__(self, q, k, v, o, lse=None, scale=None, causal=False, stream=None):
         D = q.shape[-1]
         scale = D ** -0.5 if scale is None else scale
-        if self.refuse and (D not in (64, 128) or not scale > 0 or dtype_code not in (None, 0, 1)
+        if self.refuse and (D not in (64, 128) or not scale > 0 or self.codes[q.dtype] not in (0, 1)
                             or any(t.data_ptr() % 16 or t.stride(2) % 8 for t in (q, k, v, o))):
             raise KernelError("attn_fwd returned CUDA error 1 (cudaErrorInvalidValue)")
         q, k, v = (t.clone(memory_format=torch.contiguous_format) for t in (q, k, v))  # cuBLAS: aligned

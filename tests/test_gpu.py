@@ -50,6 +50,32 @@ def _launch_orders(spec):
     return {"section": section, "lib": str(artifacts(spec, spec.config()["name"])["lib"])}
 
 
+def test_calls_outside_the_supported_set_are_refused_by_phase_a_and_caught_in_rounds_head_dim(phase_a_lib):
+    """ladder/gpu/unsupported.py on the correct kernel (every call refused but K and V shared by
+    every head, answered within the bound) and on the control that runs D=96 down its D=128 path."""
+    from ladder.gpu import unsupported
+    from ladder.gpu.kernel import Kernel
+    shape = {"B": 2, "H": 3, "S_q": 100, "S_k": 257, "D": 64, "dtype": "fp16", "causal": False}
+    rows = unsupported.observe(Kernel(phase_a_lib), shape, 3000)
+    answered = [r for r in rows if r["outcome"] != "refused"]
+    assert [r["variant"] for r in answered] == ["K and V shared by every head (head stride 0)"], rows
+    assert answered[0]["err"] <= answered[0]["tol"] and answered[0]["lse_err"] <= answered[0]["lse_tol"]
+    assert all(r["written"] == 0 and r["outside"] == 0 for r in rows if r["outcome"] == "refused")
+    spec = load_spec(ROOT / "tests" / "controls" / "rounds_head_dim")
+    run_ninja(spec, spec.config(), 600)
+    rows = unsupported.observe(Kernel(artifacts(spec, spec.config()["name"])["lib"]), shape, 3000)
+    wrong = {r["variant"] for r in rows if r["outcome"] == "computed" and not r["err"] <= r["tol"]}
+    assert {"head dim 16", "head dim 32", "head dim 96"} <= wrong, rows
+
+
+def test_one_unit_of_the_output_dtype():
+    import torch
+    from ladder.gpu.correctness import unit
+    x = torch.tensor([118.75, -18.587, 0.0656, 1.0, 0.0], dtype=torch.float64)
+    assert unit(x, torch.float16).tolist() == [0.0625, 2.0 ** -6, 2.0 ** -14, 2.0 ** -10, 2.0 ** -24]
+    assert unit(x, torch.bfloat16).tolist()[:4] == [0.5, 0.125, 2.0 ** -11, 2.0 ** -7]
+
+
 def test_a_faulting_kernel_is_contained_in_its_child():
     spec = load_spec(ROOT / "tests" / "controls" / "misaligned")
     run_ninja(spec, spec.config(), 600)

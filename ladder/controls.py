@@ -76,8 +76,9 @@ def main(only=None, build_only=False, resume=False, tabulate=None, jobs=None):
     # time under the physical floor, nondeterminism) does not depend on the GPU being idle, and
     # contention only makes kernels slower, never faster than the floor. The correctness gate's
     # children are mostly host work (the float64 reference, SDPA, the judging), so more at once
-    # than the six of earlier sessions pays: on the H200 (16 cores), 16 controls that correctness
-    # rejects ran 16 at a time in 293 s, where their gates had summed to 2944 s.
+    # than the six of earlier sessions pays: on the H200 (16 cores), the 16 controls that
+    # correctness rejects ran 16 at a time in 293 s; their gates' recorded durations, run six at a
+    # time in the twenty-fourth session, summed to 2944 s.
     from concurrent.futures import ThreadPoolExecutor
     with ThreadPoolExecutor(max_workers=jobs or min(MAX_JOBS, os.cpu_count() or 1)) as pool:
         entries = list(pool.map(lambda d: run_control(d, echo=lambda *_: None, resume=resume, device=tabulate,

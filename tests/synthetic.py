@@ -105,7 +105,9 @@ def fake_raw(gate, job):
                                       for name in ("fewer keys", "the other mask", "another scale")],
                    "queued": {"rows": [{"problem": name, "elements": 640, "mismatches": 0, "lse_mismatches": 0,
                                         "unwritten": 0} for name in ("the shape", "fewer keys", "another scale")],
-                              "ran_ahead": [True, True]},
+                              "ran_ahead": [True, True], "calls": 132},
+                   "threads": {"rows": [{"problem": name, "elements": 640, "mismatches": 0, "lse_mismatches": 0,
+                                         "unwritten": 0, "error": None} for name in ("the shape", "fewer keys")]},
                    "confinement": confinement_observation()}
         child = dict(ok, result={"shapes": [{"shape": s, "figures": copy.deepcopy(figures)} for s in section["shapes"]],
                                  "unsupported": [{"variant": v, "shape": section["shapes"][0], "must_refuse": r,

@@ -218,7 +218,8 @@ def test_problems_queued_behind_a_spin_answered_otherwise_fail():
     _figures(raw, 1)["queued"]["rows"][0].update(mismatches=600)
     d = sanity.derive(raw, inputs)
     assert d["status"] == "fail"
-    assert ("the shape, queued back to back with other problems on one stream while the GPU was busy: 600 output "
+    assert ("the shape, queued back to back with other problems on one stream while the GPU was busy (132 calls in "
+            "flight): 600 output "
             "elements and 0 log-sum-exp values, summed over its queued calls of 640 elements each, differ from its "
             "call alone") in d["reason"]
     inputs, raw = _inputs_and_raw()
@@ -300,3 +301,15 @@ def test_records_made_before_the_unsupported_calls_keep_their_summary():
         got["child"]["result"]["misaligned"][0]["err"] = 1.0
     d = sanity.derive(raw, inputs)
     assert d["status"] == "fail" and "base 2 bytes off was answered wrongly" in d["reason"]
+
+
+def test_a_problem_answered_otherwise_from_two_host_threads_fails():
+    inputs, raw = _inputs_and_raw()
+    assert "safe from two host threads at once" in sanity.derive(copy.deepcopy(raw), inputs)["reason"]
+    _figures(raw)["threads"]["rows"][1].update(mismatches=12)
+    d = sanity.derive(raw, inputs)
+    assert d["status"] == "fail" and "fewer keys, called from one of two host threads at once: 12 output" in d["reason"]
+    inputs, raw = _inputs_and_raw()
+    _figures(raw)["threads"]["rows"][0].update(error="KernelError: attn_fwd returned CUDA error 700")
+    d = sanity.derive(raw, inputs)
+    assert d["status"] == "fail" and "error 700" in d["reason"]

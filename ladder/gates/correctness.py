@@ -2,8 +2,8 @@
 method). A trial passes when the kernel's max error, over the elements more than one unit of the
 dtype (at the exact answer's magnitude) from the exact answer, is at most k times the larger of
 SDPA's own max error on the same inputs and the error of rounding the exact answer to the dtype
-(a floor for where SDPA happens to be exact), every output element was written, nothing outside the
-views changed, the log-sum-exp is within lse_atol + lse_rtol x |lse|, and the output is not
+(a floor for where SDPA happens to be exact), every output element was written, nothing outside
+the views changed, the log-sum-exp is within lse_atol + lse_rtol x |lse|, and the output is not
 biased: its relative gain against the correctly rounded answer (in units of the dtype's unit
 roundoff, with its standard error; ladder/gpu/correctness.py relative_bias) is within
 bias_floor + bias_k x SDPA's own gain + bias_z standard errors. A max-error bound alone lets

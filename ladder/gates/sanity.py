@@ -44,6 +44,7 @@ def shape_problems(f):
     p += concurrency_problems(f.get("concurrent"))
     p += same_address_problems(f.get("same_addresses"), "shape")
     p += queued_problems(f.get("queued"))
+    p += thread_problems(f.get("threads"))
     g = f["graph"]
     if g.get("error"):
         p.append(f"CUDA graph capture or replay failed: {g['error']}")
@@ -57,19 +58,39 @@ def shape_problems(f):
 
 
 def queued_problems(obs):
-    """obs: ladder/gpu/queued.py's {rows, ran_ahead}, or None (records made before the check)."""
+    """obs: ladder/gpu/queued.py's {rows, ran_ahead, calls}, or None (records made before the check;
+    those before the twenty-sixth session have no calls)."""
     if not obs:
         return []
     p = []
+    calls = f" ({obs['calls']} calls in flight)" if "calls" in obs else ""
     if not all(obs["ran_ahead"]):
         p.append("calls queued behind a spin: the spin was over before the last call had been enqueued, so the "
                  "host never ran ahead of the GPU (a call that waits for the GPU?)")
     for r in obs["rows"]:
         if r["mismatches"] or r["lse_mismatches"] or r["unwritten"]:
-            p.append(f"{r['problem']}, queued back to back with other problems on one stream while the GPU was busy: "
+            p.append(f"{r['problem']}, queued back to back with other problems on one stream while the GPU was busy"
+                     f"{calls}: "
                      f"{r['mismatches']} output elements and {r['lse_mismatches']} log-sum-exp values, summed over "
-                     f"its queued calls of {r['elements']} elements each, differ from its call alone, {r['unwritten']} never written (per-call data staged in "
-                     "host memory, or library state, that a later call overwrites before the GPU reads it?)")
+                     f"its queued calls of {r['elements']} elements each, differ from its call alone, "
+                     f"{r['unwritten']} never written (per-call data staged in host memory, or library state, that a "
+                     "later call overwrites before the GPU reads it?)")
+    return p
+
+
+def thread_problems(obs):
+    """obs: ladder/gpu/threads.py's {rows}, or None (records made before the check)."""
+    if not obs:
+        return []
+    p = []
+    for r in obs["rows"]:
+        if r["error"]:
+            p.append(f"{r['problem']}, called from one of two host threads at once: {r['error']}")
+        elif r["mismatches"] or r["lse_mismatches"] or r["unwritten"]:
+            p.append(f"{r['problem']}, called from one of two host threads at once: {r['mismatches']} output elements "
+                     f"and {r['lse_mismatches']} log-sum-exp values, summed over its calls of {r['elements']} elements "
+                     f"each, differ from its call alone, {r['unwritten']} never written (host-side state not safe "
+                     "for two threads?)")
     return p
 
 
@@ -165,6 +186,8 @@ def derive(raw, inputs):
         caching += ", another problem at the same addresses answered as at others"
     if "queued" in recorded:
         caching += ", other problems queued behind it answered as alone"
+    if "threads" in recorded:
+        caching += ", safe from two host threads at once"
     outside = ("calls outside the supported set (misaligned views, other head dims, scales of zero and below, "
                "K and V shared by every head, an undefined dtype) refused or right"
                if any("unsupported" in (got["child"].get("result") or {}) for got in raw["configs"].values())

@@ -2,14 +2,15 @@
 trials with seeded inputs drawn from the floor's value distributions, per-tensor layouts and
 softmax scales. Each trial records, against a float64 reference on the same inputs: the kernel's
 max error (and its max over the elements more than one unit of the dtype from the exact answer),
-SDPA's in the same precision, the error of merely rounding the exact answer to the dtype, the log-sum-exp error, the output's relative bias and its number of rows, elements left unwritten, and elements outside the views that
-changed (o's padding must keep its sentinel, inputs' padding its NaN). The distributions are
-ladder/gpu/inputs.py's, and zero_rows here: its normal draw with the first min(S_k/2, 256) keys
-zero (whole zero tiles for every tile size up to 256) and a seeded `fraction` of the rows of q, k
-and v zero, in the placed views (a zero key has logit 0: it is not padding; a zero query row
-averages its visible keys). ladder/gates/correctness.py
-judges the rows. A group stops at its first failing trial (a failing kernel costs no more than a
-passing one); a CUDA error stops the run, with the rows so far."""
+SDPA's in the same precision, the error of merely rounding the exact answer to the dtype, the
+log-sum-exp error, the output's relative bias and its number of rows, elements left unwritten,
+and elements outside the views that changed (o's padding must keep its sentinel, inputs' padding
+its NaN). The distributions are ladder/gpu/inputs.py's, and zero_rows here: its normal draw with
+the first min(S_k/2, 256) keys zero (whole zero tiles for every tile size up to 256) and a seeded
+`fraction` of the rows of q, k and v zero, in the placed views (a zero key has logit 0: it is not
+padding; a zero query row averages its visible keys). ladder/gates/correctness.py judges the rows.
+A group stops at its first failing trial (a failing kernel costs no more than a passing one); a
+CUDA error stops the run, with the rows so far."""
 import time
 
 import torch

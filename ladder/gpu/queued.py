@@ -10,19 +10,24 @@ per-call state between enqueue and execution, computes an earlier call with a la
 
 Method: the shape's own problem and a few others posed on views of the same tensors (fewer keys,
 fewer queries, fewer heads, the other mask, another scale), each first called alone and waited
-for; then a spin on the caller's stream, and all of them enqueued behind it, each three times and
-each call into an output of its own, in an order (ladder/queueing.py) in which a library that
-stages into a ring of slots reused in turn mixes problems unless its ring holds every call in
-flight (up to 18), and again in another such order. Until the twenty-fifth session each problem
-went once per order and a ring of six slots passed. Each output and log-sum-exp must be
+for; then a spin on the caller's stream, and all of them enqueued behind it, each call into an
+output of its own, in an order (ladder/queueing.py) in which a library that stages into a ring
+of slots reused in turn mixes problems unless its ring holds every call in flight, and again in
+another such order. Each problem goes enough times for 130 calls in flight (a ring of 128 slots
+mixes), or at least three times where 130 calls' outputs would pass QUEUE_BYTES (the largest
+timed sizes: every output is held until the GPU catches up). Until the twenty-fifth session each
+problem went once per order and a ring of six slots passed; until the twenty-sixth, three times,
+and a ring of 18 passed. Each output and log-sum-exp must be
 bit-identical to its call alone (the repeat check holds the kernel to determinism). Whether the
 spin was still running when the last call had been enqueued is recorded: if it was not, the
 host did not run ahead and the check saw nothing."""
 import torch
 
-from .inputs import poisoned_like, poisoned_lse, unwritten
 from .. import queueing
+from .inputs import poisoned_like, poisoned_lse, unwritten
 from .sharing import OTHER_SCALE, SPIN_CYCLES, call, mismatch
+
+QUEUE_BYTES = 3 << 30  # outputs held by one order's queue; five phases' sanity share a GPU in make evidence
 
 
 def _problems(q, k, v, causal):
@@ -43,7 +48,8 @@ def _problems(q, k, v, causal):
 
 def queued_calls(kernel, q, k, v, causal):
     """{rows: one per problem, summed over both orders ({problem, elements, mismatches,
-    lse_mismatches, unwritten}), ran_ahead: per order, whether the spin outlasted the enqueues}."""
+    lse_mismatches, unwritten}), ran_ahead: per order, whether the spin outlasted the enqueues,
+    calls: calls per order}."""
     problems = _problems(q, k, v, causal)
     alone = []
     for _, qkv, mask, scale in problems:
@@ -51,12 +57,16 @@ def queued_calls(kernel, q, k, v, causal):
         alone.append((o, lse))
     rows = [{"problem": name, "elements": alone[i][0].numel(), "mismatches": 0, "lse_mismatches": 0, "unwritten": 0}
             for i, (name, *_) in enumerate(problems)]
+    round_bytes = sum(o.numel() * o.element_size() + lse.numel() * lse.element_size() for o, lse in alone)
+    rounds = queueing.rounds_for(len(problems), round_bytes, QUEUE_BYTES)
     ran_ahead = []
     for reverse in (False, True):
-        queue = queueing.queue(len(problems), reverse)
+        queue = queueing.queue(len(problems), reverse, rounds)
         outs = [(poisoned_like(problems[i][1][0]), poisoned_lse(problems[i][1][0])) for i in queue]
         spun = torch.cuda.Event()
-        torch.cuda._sleep(SPIN_CYCLES)  # the caller's stream: every call below waits behind it
+        # The caller's stream: every call below waits behind it. ~20 ms per 32 calls, so that the
+        # spin outlasts the host's enqueues (tens of us each) with room for a busy host.
+        torch.cuda._sleep(SPIN_CYCLES * -(-len(queue) // 32))
         spun.record()
         for i, out in zip(queue, outs):
             _, qkv, mask, scale = problems[i]
@@ -67,4 +77,4 @@ def queued_calls(kernel, q, k, v, causal):
             rows[i]["mismatches"] += mismatch(o, alone[i][0])
             rows[i]["lse_mismatches"] += mismatch(lse, alone[i][1])
             rows[i]["unwritten"] += int(unwritten(o).sum())
-    return {"rows": rows, "ran_ahead": ran_ahead}
+    return {"rows": rows, "ran_ahead": ran_ahead, "calls": len(queue)}

@@ -14,6 +14,8 @@ derive() in ladder/gates/sanity.py turns them into problems. On each sanity shap
 - the shape's problem and others on views of the same tensors (fewer keys, queries or heads, the
   other mask, another scale) enqueued back to back behind a spin, so that the host runs ahead of
   the GPU: each bit-identical to its call alone (ladder/gpu/queued.py);
+- two problems called from two host threads at once, each on a stream of its own: each
+  bit-identical to its call alone (ladder/gpu/threads.py);
 - views that start at the addresses the shape's calls used (q, k, v, and o and lse as well) but
   pose another problem (fewer keys, queries, heads or batches; the other mask; another scale;
   the same sizes with other row strides), each right after a call for the shape itself (for the
@@ -45,8 +47,10 @@ from .inputs import POISON, make_qkv, poisoned_like, poisoned_lse, unwritten
 from .kernel import Kernel, error_line
 from .pdl import Producer, launch_behind_producer
 from .queued import queued_calls
+from .threads import threaded_calls
 from .sharing import (SPIN_CYCLES, bits, call, concurrent_calls, mismatch, other_problems_at_same_addresses,
                       single_row_changes)
+
 
 def _fresh(shape, seed, like):
     q, k, v = make_qkv(shape, seed)
@@ -102,6 +106,7 @@ def check_shape(kernel, producer, shape, seed, repeats):
     f["concurrent"] = concurrent_calls(kernel, (q, k, v), _fresh(shape, seed + 303, (q, k, v)), causal)
     f["same_addresses"] = other_problems_at_same_addresses(kernel, q, k, v, causal)
     f["queued"] = queued_calls(kernel, q, k, v, causal)
+    f["threads"] = threaded_calls(kernel, q, k, v, causal)
 
     # All-zero queries: every visible key weighs the same, so each row is the mean of its V rows.
     q.zero_()
@@ -154,7 +159,7 @@ def run(orders):
                                                                 repeats=section["repeats"])})
         except Exception as e:
             rows.append({"shape": shape, "error": error_line(e)})
-            return {"shapes": rows, "misaligned": [], "device_state_at_start": start}
+            return {"shapes": rows, "unsupported": [], "device_state_at_start": start}
     for i, row in enumerate(rows):
         row["figures"]["confinement"] = confinement.observe_once(kernel, row["shape"], seed=2500 + i)
     outside = []

@@ -110,6 +110,7 @@ def observe(kernel, shape, seed):
                 kernel(q, k, v, o.view, lse, scale=scale, causal=sh["causal"])
             torch.cuda.synchronize()
         except KernelError as e:
+            torch.cuda.synchronize()  # whatever it launched before refusing has run
             written = o.view.numel() - int(unwritten(o.view).sum())
             rows.append(dict(row, outcome="refused", error=str(e), written=written,
                              outside=o.outside_changed(SENTINEL[dtype])))

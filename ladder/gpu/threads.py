@@ -1,0 +1,70 @@
+"""Calls from two host threads at once, observations only (the sanity gate judges them:
+ladder/gates/sanity.py).
+
+Every other check calls the kernel from one host thread. ctypes releases the GIL around a
+foreign call, so two threads of a user's program (two models served side by side, a data-parallel
+loop with one thread per stream) can be inside attn_fwd together. A library whose host-side
+state is not safe for that (a plan cache written without a lock, a parameter block filled and
+then launched from, a lazily built table) hands one thread's call the other's plan, or faults.
+
+Method: two problems on views of the same tensors (the shape's own and, where there are keys to
+drop, fewer keys; else the other mask), each first called alone and waited for. Then two threads,
+each with a non-blocking stream of its own, released together by a barrier, each calling its
+problem ROUNDS times (fewer, at least 4, where their outputs would pass OUTPUT_BYTES) into outputs
+of its own, as fast as the host allows. After both threads
+have joined and the device is synchronised, each output and log-sum-exp must be bit-identical
+to its problem's call alone; an exception in a thread is recorded as that thread's error."""
+import threading
+
+import torch
+
+from .inputs import poisoned_like, poisoned_lse, unwritten
+from .kernel import error_line
+from .sharing import call, mismatch
+
+ROUNDS = 24  # calls per thread: enough for their host sections to interleave many times
+OUTPUT_BYTES = 3 << 30  # outputs held at once (the largest timed sizes): fewer rounds, at least 4, past it
+
+
+def _problems(q, k, v, causal):
+    S_k = k.shape[2]
+    if S_k > 1:
+        return [("the shape", (q, k, v), causal),
+                ("fewer keys", (q, k.narrow(2, 0, S_k // 2), v.narrow(2, 0, S_k // 2)), causal)]
+    return [("the shape", (q, k, v), causal), ("the other mask", (q, k, v), not causal)]
+
+
+def threaded_calls(kernel, q, k, v, causal):
+    """{rows: one per problem ({problem, elements, mismatches, lse_mismatches, unwritten, error})}."""
+    problems = _problems(q, k, v, causal)
+    alone = [call(kernel, *qkv, mask)[:2] for _, qkv, mask in problems]
+    per_round = sum(o.numel() * o.element_size() + lse.numel() * lse.element_size() for o, lse in alone)
+    rounds = max(4, min(ROUNDS, OUTPUT_BYTES // per_round))
+    outs = [[(poisoned_like(qkv[0]), poisoned_lse(qkv[0])) for _ in range(rounds)] for _, qkv, _ in problems]
+    torch.cuda.synchronize()
+    barrier = threading.Barrier(len(problems))
+    errors = [None] * len(problems)
+
+    def work(i):
+        _, qkv, mask = problems[i]
+        stream = torch.cuda.Stream()
+        try:
+            barrier.wait()
+            for o, lse in outs[i]:
+                kernel(*qkv, o, lse, causal=mask, stream=stream)
+        except Exception as e:  # recorded: the gate fails it
+            errors[i] = error_line(e)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(problems))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    torch.cuda.synchronize()
+    rows = []
+    for (name, _, _), (o_alone, lse_alone), runs, err in zip(problems, alone, outs, errors):
+        rows.append({"problem": name, "elements": o_alone.numel(), "error": err,
+                     "mismatches": sum(mismatch(o, o_alone) for o, _ in runs),
+                     "lse_mismatches": sum(mismatch(lse, lse_alone) for _, lse in runs),
+                     "unwritten": sum(int(unwritten(o).sum()) for o, _ in runs)})
+    return {"rows": rows}

@@ -1,16 +1,22 @@
-"""The order in which the sanity gate's queued check (ladder/gpu/queued.py) enqueues its calls.
-Pure, so that tests/test_queueing.py can check it without a GPU.
+"""The order in which the sanity gate's queued check (ladder/gpu/queued.py) enqueues its calls,
+and which staging rings a queue of it exercised. Pure, so that tests/test_queueing.py can check
+it without a GPU.
 
 A library that stages per-call data into a ring of slots, reused in turn, hands a call the data
 of whichever later call last wrote its slot when the GPU gets to it. That is only seen if that
 later call posed another problem: with the problems simply repeated, every ring whose size is a
-multiple of their count passes (each slot's last writer is the same problem again). The queue is
-the problems in order, rounds - 1 times, then in reverse rotated by one; for 3 to 6 problems and
-any number of rounds, every ring of fewer slots than calls in the queue has a slot whose last
-writer posed another problem (tests/test_queueing.py checks it ring by ring)."""
-import math
+multiple of their count passes (each slot's last writer is the same problem again).
 
-RING_SLOTS = 130   # calls wanted in flight: every ring of up to 129 slots (128, a power of two, included) mixes
+The queue begins with the problems in order, again, then in reverse rotated by one: for 3 to 6
+problems, every ring of fewer slots than those 3n calls has a slot whose last writer posed
+another problem. It goes on in rounds of the n problems each shuffled by a seeded generator, so
+that it has no period: a queue of which only the first A calls were enqueued before the GPU
+started on them (the host can be held back, e.g. by the driver's limit on launches in flight)
+still mixes in nearly every ring of fewer than A slots. rings_mixed says exactly how many."""
+import math
+import random
+
+RING_SLOTS = 130   # calls wanted in flight: every ring of up to 128 slots (a power of two) mixes
 
 
 def rounds_for(n, round_bytes, budget_bytes):
@@ -24,7 +30,13 @@ def queue(n, reverse=False, rounds=3):
     """Indices of n problems, each `rounds` times, in the order they are enqueued."""
     order = list(range(n))[::-1] if reverse else list(range(n))
     back = order[::-1]
-    return order * (rounds - 1) + back[1:] + back[:1]
+    q = order + order + back[1:] + back[:1]
+    rng = random.Random(1000 * n + int(reverse))
+    for _ in range(rounds - 3):
+        r = list(order)
+        rng.shuffle(r)
+        q += r
+    return q
 
 
 def ring_sees_a_mix(q, slots):
@@ -34,3 +46,10 @@ def ring_sees_a_mix(q, slots):
     for i, problem in enumerate(q):
         last[i % slots] = problem
     return any(last[i % slots] != problem for i, problem in enumerate(q))
+
+
+def rings_mixed(q, ahead):
+    """The smallest ring size (in slots) that the first `ahead` calls of q, all enqueued before the
+    GPU ran any, would not see mix: every smaller ring does."""
+    prefix = q[:ahead]
+    return next((s for s in range(1, ahead) if not ring_sees_a_mix(prefix, s)), ahead)

@@ -105,7 +105,7 @@ def fake_raw(gate, job):
                                       for name in ("fewer keys", "the other mask", "another scale")],
                    "queued": {"rows": [{"problem": name, "elements": 640, "mismatches": 0, "lse_mismatches": 0,
                                         "unwritten": 0} for name in ("the shape", "fewer keys", "another scale")],
-                              "ran_ahead": [True, True], "calls": 132},
+                              "orders": [{"calls": 132, "ahead": 132, "rings_mixed": 130}] * 2},
                    "threads": {"rows": [{"problem": name, "elements": 640, "mismatches": 0, "lse_mismatches": 0,
                                          "unwritten": 0, "error": None} for name in ("the shape", "fewer keys")]},
                    "confinement": confinement_observation()}

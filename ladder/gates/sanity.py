@@ -58,19 +58,27 @@ def shape_problems(f):
 
 
 def queued_problems(obs):
-    """obs: ladder/gpu/queued.py's {rows, ran_ahead, calls}, or None (records made before the check;
-    those before the twenty-sixth session have no calls)."""
+    """obs: ladder/gpu/queued.py's {rows, orders}, or None (records made before the check; those
+    before the twenty-sixth session have ran_ahead, a flag per order, in place of orders)."""
     if not obs:
         return []
     p = []
-    calls = f" ({obs['calls']} calls in flight)" if "calls" in obs else ""
-    if not all(obs["ran_ahead"]):
+    reach = ""
+    if "orders" in obs:
+        need = 3 * len(obs["rows"])  # the short order's calls: every ring of fewer slots mixes in them
+        for o in obs["orders"]:
+            if o["rings_mixed"] < need:
+                p.append(f"calls queued behind a spin: only {o['ahead']} of {o['calls']} calls were enqueued before "
+                         f"the spin was over, which exercises staging rings of fewer than {o['rings_mixed']} slots, "
+                         f"not the {need} the check promises (a call that waits for the GPU?)")
+        reach = f" (rings of up to {min(o['rings_mixed'] for o in obs['orders']) - 1} slots exercised)"
+    elif not all(obs["ran_ahead"]):
         p.append("calls queued behind a spin: the spin was over before the last call had been enqueued, so the "
                  "host never ran ahead of the GPU (a call that waits for the GPU?)")
     for r in obs["rows"]:
         if r["mismatches"] or r["lse_mismatches"] or r["unwritten"]:
             p.append(f"{r['problem']}, queued back to back with other problems on one stream while the GPU was busy"
-                     f"{calls}: "
+                     f"{reach}: "
                      f"{r['mismatches']} output elements and {r['lse_mismatches']} log-sum-exp values, summed over "
                      f"its queued calls of {r['elements']} elements each, differ from its call alone, "
                      f"{r['unwritten']} never written (per-call data staged in host memory, or library state, that a "

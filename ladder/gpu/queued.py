@@ -13,14 +13,18 @@ fewer queries, fewer heads, the other mask, another scale), each first called al
 for; then a spin on the caller's stream, and all of them enqueued behind it, each call into an
 output of its own, in an order (ladder/queueing.py) in which a library that stages into a ring
 of slots reused in turn mixes problems unless its ring holds every call in flight, and again in
-another such order. Each problem goes enough times for 130 calls in flight (a ring of 128 slots
-mixes), or at least three times where 130 calls' outputs would pass QUEUE_BYTES (the largest
-timed sizes: every output is held until the GPU catches up). Until the twenty-fifth session each
-problem went once per order and a ring of six slots passed; until the twenty-sixth, three times,
-and a ring of 18 passed. Each output and log-sum-exp must be
-bit-identical to its call alone (the repeat check holds the kernel to determinism). Whether the
-spin was still running when the last call had been enqueued is recorded: if it was not, the
-host did not run ahead and the check saw nothing."""
+another such order. Each problem goes enough times for 130 calls (a ring of 128 slots mixes), or
+at least three times where 130 calls' outputs would pass QUEUE_BYTES (the largest timed sizes:
+every output is held until the GPU catches up). Each output and log-sum-exp must be
+bit-identical to its call alone (the repeat check holds the kernel to determinism).
+Recorded per order: how many calls had been enqueued when the spin was first seen over (the
+event is queried after each enqueue), and from that the smallest ring those calls would not
+have mixed (queueing.rings_mixed). The host can fall behind the spin without any fault of the
+kernel's: the driver holds back a host that has about a thousand launches in flight, so a
+library of many launches per call fills fewer queue slots. The gate asks that at least the first
+3n calls (the short order, n problems) ran ahead, as every one of them had to until now.
+Until the twenty-fifth session each problem went once per order and a ring of six slots passed;
+until the twenty-sixth, three times, and a ring of 18 passed."""
 import torch
 
 from .. import queueing
@@ -48,8 +52,8 @@ def _problems(q, k, v, causal):
 
 def queued_calls(kernel, q, k, v, causal):
     """{rows: one per problem, summed over both orders ({problem, elements, mismatches,
-    lse_mismatches, unwritten}), ran_ahead: per order, whether the spin outlasted the enqueues,
-    calls: calls per order}."""
+    lse_mismatches, unwritten}), orders: per order {calls, ahead: calls enqueued while the spin
+    still ran, rings_mixed: the smallest staging ring those calls would not have mixed}}."""
     problems = _problems(q, k, v, causal)
     alone = []
     for _, qkv, mask, scale in problems:
@@ -59,7 +63,7 @@ def queued_calls(kernel, q, k, v, causal):
             for i, (name, *_) in enumerate(problems)]
     round_bytes = sum(o.numel() * o.element_size() + lse.numel() * lse.element_size() for o, lse in alone)
     rounds = queueing.rounds_for(len(problems), round_bytes, QUEUE_BYTES)
-    ran_ahead = []
+    orders = []
     for reverse in (False, True):
         queue = queueing.queue(len(problems), reverse, rounds)
         outs = [(poisoned_like(problems[i][1][0]), poisoned_lse(problems[i][1][0])) for i in queue]
@@ -68,13 +72,16 @@ def queued_calls(kernel, q, k, v, causal):
         # spin outlasts the host's enqueues (tens of us each) with room for a busy host.
         torch.cuda._sleep(SPIN_CYCLES * -(-len(queue) // 32))
         spun.record()
-        for i, out in zip(queue, outs):
+        ahead = len(queue)
+        for j, (i, out) in enumerate(zip(queue, outs)):
             _, qkv, mask, scale = problems[i]
             kernel(*qkv, *out, scale=scale, causal=mask)
-        ran_ahead.append(not spun.query())
+            if ahead == len(queue) and spun.query():
+                ahead = j  # the spin was over before this call was enqueued (it may have run already)
         torch.cuda.synchronize()
+        orders.append({"calls": len(queue), "ahead": ahead, "rings_mixed": queueing.rings_mixed(queue, ahead)})
         for i, (o, lse) in zip(queue, outs):
             rows[i]["mismatches"] += mismatch(o, alone[i][0])
             rows[i]["lse_mismatches"] += mismatch(lse, alone[i][1])
             rows[i]["unwritten"] += int(unwritten(o).sum())
-    return {"rows": rows, "ran_ahead": ran_ahead, "calls": len(queue)}
+    return {"rows": rows, "orders": orders}

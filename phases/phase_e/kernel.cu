@@ -2770,6 +2770,13 @@ ATTN_EXPORT int attn_fwd(const AttnParams* p, cudaStream_t stream) {
       !strides_ok(p->v_stride_b, p->v_stride_h, p->v_stride_s) ||
       !strides_ok(p->o_stride_b, p->o_stride_h, p->o_stride_s))
     return cudaErrorInvalidValue;
+  // The tensor maps are encoded through the driver, which works on the calling thread's current
+  // context; a host thread that has made no runtime call yet has none, and the encode fails.
+  // cudaSetDevice binds the device's primary context to this thread (CUDA 12 and later).
+  int device = 0;
+  cudaError_t bound = cudaGetDevice(&device);
+  if (bound == cudaSuccess) bound = cudaSetDevice(device);
+  if (bound != cudaSuccess) return bound;
   const EncodeFn enc = encode_fn();
   if (enc == nullptr) return cudaErrorInvalidValue;
 

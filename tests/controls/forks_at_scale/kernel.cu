@@ -1,10 +1,10 @@
 // Control forks_at_scale: at large problems (B*H*S_q*S_k >= 2^23 and B >= 2), once the process has
-// called the problem more than control::kWarmCalls times (as a timed loop does; the sanity gate,
-// which now runs at the timed sizes too, makes about 40 calls per shape), it runs the last
-// batch on a private non-blocking stream that it never joins back to the caller's: the caller's
-// stream reaches the end of the call before that batch's output and log-sum-exp are written, and
-// the call's time on the caller's stream leaves that batch out. While its stream is being
-// captured it does the honest thing, so graph capture never fails on unjoined work.
+// called the problem more than control::kHotCalls (1000) times (as a timed loop does; the sanity
+// gate, which runs at the timed sizes too, makes up to about 250 calls of a problem per shape), it
+// runs the last batch on a private non-blocking stream that it never joins back to the caller's:
+// the caller's stream reaches the end of the call before that batch's output and log-sum-exp are
+// written, and the call's time on the caller's stream leaves that batch out. While its stream is
+// being captured it does the honest thing, so graph capture never fails on unjoined work.
 //
 // Which shapes fork: no launch or correctness shape is called that often (a correctness case
 // makes at most 24 calls per dtype and mask), nor is any sanity shape, the timed workload's
@@ -12,6 +12,7 @@
 // caller's stream reaches the end of the call, sees the fork.
 #define CONTROL_CUSTOM_ENTRY
 #include "../_common/control_base.cuh"
+#include "../_common/hot.cuh"
 
 namespace {
 
@@ -37,7 +38,7 @@ const Fork& private_fork() {
 
 ATTN_EXPORT int attn_fwd(const AttnParams* p, cudaStream_t stream) {
   if (!control::supported(p)) return cudaErrorInvalidValue;
-  const bool warm = control::warmed(*p);
+  const bool warm = control::hot(*p);
   const int64_t size = int64_t(p->B) * p->H * p->S_q * p->S_k;
   const Fork& f = private_fork();
   if (!warm || p->B < 2 || size < kForkAt || f.stream == nullptr || f.ready == nullptr || control::capturing(stream))

@@ -8,7 +8,7 @@
 // strides out: then the plan is wrong only for views of the same sizes with other row strides.
 //
 // PLAN_STORE_WHEN_WARM 1 (tests/controls/plan_cache_when_warm) stores a plan only from a call of a
-// problem called more than control::kWarmCalls times in the process (a plan made for a hot
+// problem called more than control::kHotCalls (1000) times in the process (a plan made for a hot
 // problem) and looks plans up on every call.
 #ifndef PLAN_KEY_HAS_S_K
 #define PLAN_KEY_HAS_S_K 0
@@ -18,6 +18,7 @@
 #endif
 #define CONTROL_CUSTOM_ENTRY
 #include "../_common/control_base.cuh"
+#include "../_common/hot.cuh"
 
 namespace {
 
@@ -40,7 +41,7 @@ ATTN_EXPORT int attn_fwd(const AttnParams* p, cudaStream_t stream) {
     run.S_k = g_plan.S_k;
     run.k_stride_b = g_plan.k_stride_b, run.k_stride_h = g_plan.k_stride_h, run.k_stride_s = g_plan.k_stride_s;
     run.v_stride_b = g_plan.v_stride_b, run.v_stride_h = g_plan.v_stride_h, run.v_stride_s = g_plan.v_stride_s;
-  } else if (!PLAN_STORE_WHEN_WARM || control::warmed(*p)) {
+  } else if (!PLAN_STORE_WHEN_WARM || control::hot(*p)) {
     g_plan.k = p->k, g_plan.v = p->v, g_plan.S_k = p->S_k;
     g_plan.B = p->B, g_plan.H = p->H, g_plan.D = p->D, g_plan.dtype = p->dtype;
     g_plan.k_stride_b = p->k_stride_b, g_plan.k_stride_h = p->k_stride_h, g_plan.k_stride_s = p->k_stride_s;

@@ -7,7 +7,7 @@
 // capturable: the sample is compared on the device, never read back by the host.
 //
 // CACHE_WHEN_WARM 1 (tests/controls/sampled_cache_when_warm) caches only for a problem called more
-// than control::kWarmCalls times in the process, and computes every call before that.
+// than control::kHotCalls (1000) times in the process, and computes every call before that.
 #ifndef CACHE_WHEN_WARM
 #define CACHE_WHEN_WARM 0
 #endif
@@ -17,6 +17,7 @@
 
 #define CONTROL_SKIP_BLOCK(p, b, h, q_head) (control_cache_hit != 0)
 #include "../_common/control_base.cuh"
+#include "../_common/hot.cuh"
 
 namespace {
 
@@ -70,7 +71,7 @@ bool o_is_packed(const AttnParams& p) {
 
 ATTN_EXPORT int attn_fwd(const AttnParams* p, cudaStream_t stream) {
   if (!control::supported(p)) return cudaErrorInvalidValue;
-  if (!o_is_packed(*p) || (CACHE_WHEN_WARM && !control::warmed(*p))) {  // only packed outputs are cached
+  if (!o_is_packed(*p) || (CACHE_WHEN_WARM && !control::hot(*p))) {  // only packed outputs are cached
     const int err = result_cache::clear(result_cache::global_verdict(), stream);
     return err != cudaSuccess ? err : control::launch(*p, stream);
   }

@@ -7,6 +7,7 @@
 #   bash phases/phase_e/dev/hold_evidence.sh out                      # before a dev call
 #   bash phases/phase_e/dev/hold_evidence.sh out evidence/h100-80gb-hbm3 evidence/h200/phase_a
 #   bash phases/phase_e/dev/hold_evidence.sh back                     # right after the call
+# then merge_device_evidence.py (beside this file) takes the calls' tars in.
 set -eu
 cd "$(dirname "$0")/../../.."
 HOLD=${HOLD:-/tmp/ladder-hold}

@@ -68,6 +68,23 @@ def test_calls_outside_the_supported_set_are_refused_by_phase_a_and_caught_in_ro
     assert {"head dim 16", "head dim 32", "head dim 96"} <= wrong, rows
 
 
+def test_calls_from_two_host_threads_pass_phase_a_and_catch_host_race(phase_a_lib):
+    """ladder/gpu/threads.py on the correct kernel (every threaded call bit-identical to its call
+    alone) and on the control whose parameters wait in one static host struct between filling
+    and launch (one thread's call computes the other's problem, and its own o stays unwritten)."""
+    import torch
+    from ladder.gpu import threads
+    from ladder.gpu.kernel import Kernel
+    q, k, v = (torch.randn(2, 3, n, 64, device="cuda", dtype=torch.float16) for n in (100, 257, 257))
+    rows = threads.threaded_calls(Kernel(phase_a_lib), q, k, v, False)["rows"]
+    assert [r["problem"] for r in rows] == ["the shape", "fewer keys"]
+    assert not any(r["error"] or r["mismatches"] or r["lse_mismatches"] or r["unwritten"] for r in rows), rows
+    spec = load_spec(ROOT / "tests" / "controls" / "host_race")
+    run_ninja(spec, spec.config(), 600)
+    rows = threads.threaded_calls(Kernel(artifacts(spec, spec.config()["name"])["lib"]), q, k, v, False)["rows"]
+    assert any(r["mismatches"] or r["unwritten"] for r in rows), rows
+
+
 def test_one_unit_of_the_output_dtype():
     import torch
     from ladder.gpu.correctness import unit

@@ -34,6 +34,7 @@ def merge_history(dst, data, dry_run):
     have = dst.read_text().splitlines() if dst.exists() else []
     new = [line for line in data.decode().splitlines() if line and line not in set(have)]
     if new and not dry_run:
+        dst.parent.mkdir(parents=True, exist_ok=True)  # a record folder the call made
         dst.write_text("\n".join(have + new) + "\n")
     return len(new)
 

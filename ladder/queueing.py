@@ -17,13 +17,19 @@ import math
 import random
 
 RING_SLOTS = 130   # calls wanted in flight: every ring of up to 128 slots (a power of two) mixes
+SHORT_ROUNDS = 3   # the short order: each problem this many times, and every ring of fewer slots mixes
+
+
+def held_bytes(outputs):
+    """Bytes of one round's outputs, (o, lse) pairs of tensors, all held until the GPU catches up."""
+    return sum(o.numel() * o.element_size() + lse.numel() * lse.element_size() for o, lse in outputs)
 
 
 def rounds_for(n, round_bytes, budget_bytes):
-    """Times each of n problems is enqueued: enough for RING_SLOTS calls, at least three, and
-    fewer where one round's outputs (round_bytes, every call held until the GPU catches up)
+    """Times each of n problems is enqueued: enough for RING_SLOTS calls, at least SHORT_ROUNDS,
+    and fewer where one round's outputs (round_bytes, every call held until the GPU catches up)
     would take the queue past budget_bytes."""
-    return max(3, min(math.ceil(RING_SLOTS / n), budget_bytes // max(round_bytes, 1)))
+    return max(SHORT_ROUNDS, min(math.ceil(RING_SLOTS / n), budget_bytes // max(round_bytes, 1)))
 
 
 def queue(n, reverse=False, rounds=3):
@@ -32,7 +38,7 @@ def queue(n, reverse=False, rounds=3):
     back = order[::-1]
     q = order + order + back[1:] + back[:1]
     rng = random.Random(1000 * n + int(reverse))
-    for _ in range(rounds - 3):
+    for _ in range(rounds - SHORT_ROUNDS):
         r = list(order)
         rng.shuffle(r)
         q += r

@@ -1,7 +1,7 @@
 """Gate 3, sanity: turns the child's observations (ladder/gpu/sanity.py states what it looks at)
 and compute-sanitizer's output on the standalone driver into problems. Any problem fails the
 configuration."""
-from .. import parsers
+from .. import parsers, queueing
 from ..vocab import shape_label
 from . import by_config, child_failure, special
 from .confinement import confinement_problems
@@ -65,7 +65,7 @@ def queued_problems(obs):
     p = []
     reach = ""
     if "orders" in obs:
-        need = 3 * len(obs["rows"])  # the short order's calls: every ring of fewer slots mixes in them
+        need = queueing.SHORT_ROUNDS * len(obs["rows"])  # the short order's calls: every ring of fewer slots mixes
         for o in obs["orders"]:
             if o["rings_mixed"] < need:
                 p.append(f"calls queued behind a spin: only {o['ahead']} of {o['calls']} calls were enqueued before "

@@ -11,15 +11,26 @@ Method: two problems on views of the same tensors (the shape's own and, where th
 drop, fewer keys; else the other mask), each first called alone and waited for. Then two threads,
 each with a non-blocking stream of its own, released together by a barrier, each calling its
 problem ROUNDS times (fewer, at least 4, where their outputs would pass OUTPUT_BYTES) into outputs
-of its own, as fast as the host allows. After both threads
-have joined and the device is synchronised, each output and log-sum-exp must be bit-identical
-to its problem's call alone; an exception in a thread is recorded as that thread's error."""
+of its own, as fast as the host allows. After both threads have joined and the device is
+synchronised, each output and log-sum-exp must be bit-identical to its problem's call alone; an
+exception in a thread is recorded as that thread's error.
+
+Each thread builds its calls' arguments before the barrier (`prepared`), so that its loop runs
+nothing between two foreign calls but the loop itself. Built inside the loop, as until the
+twenty-seventh session, they held the GIL between calls, and where that took longer than a host
+section inside the library the two threads took turns instead of overlapping: `host_race` (20 us
+of host work between filling a shared struct and launching from it) was seen at three of the
+sanity gate's shapes, not at its first, and a GPU test at that shape missed it too
+(phases/phase_e/NOTES.md, twenty-seventh session)."""
+import copy
 import threading
+import types
 
 import torch
 
+from ..queueing import held_bytes
 from .inputs import poisoned_like, poisoned_lse, unwritten
-from .kernel import error_line
+from .kernel import KernelError, _error_name, error_line
 from .sharing import call, mismatch
 
 ROUNDS = 24  # calls per thread: enough for their host sections to interleave many times
@@ -34,25 +45,45 @@ def _problems(q, k, v, causal):
     return [("the shape", (q, k, v), causal), ("the other mask", (q, k, v), not causal)]
 
 
+def prepared(kernel, *args, **kwargs):
+    """kernel(*args, **kwargs) ready to launch: a function of no arguments that makes the foreign
+    call of attn_fwd with the arguments the Kernel's own call builds (recorded by running that
+    call against a stand-in library) and raises as that call does when the library returns an
+    error."""
+    recorded = []
+    stand_in = copy.copy(kernel)
+    stand_in.lib = types.SimpleNamespace(attn_fwd=lambda *a: recorded.append(a) or 0)
+    stand_in(*args, **kwargs)
+    (arguments,) = recorded
+    attn_fwd = kernel.lib.attn_fwd
+
+    def launch():
+        err = attn_fwd(*arguments)
+        if err != 0:
+            raise KernelError(f"attn_fwd returned CUDA error {err} ({_error_name(err)})")
+    return launch
+
+
 def threaded_calls(kernel, q, k, v, causal):
     """{rows: one per problem ({problem, elements, mismatches, lse_mismatches, unwritten, error})}."""
     problems = _problems(q, k, v, causal)
     alone = [call(kernel, *qkv, mask)[:2] for _, qkv, mask in problems]
-    per_round = sum(o.numel() * o.element_size() + lse.numel() * lse.element_size() for o, lse in alone)
-    rounds = max(4, min(ROUNDS, OUTPUT_BYTES // per_round))
+    rounds = max(4, min(ROUNDS, OUTPUT_BYTES // held_bytes(alone)))
     outs = [[(poisoned_like(qkv[0]), poisoned_lse(qkv[0])) for _ in range(rounds)] for _, qkv, _ in problems]
     torch.cuda.synchronize()
-    barrier = threading.Barrier(len(problems))
+    barrier = threading.Barrier(len(problems), timeout=60)
     errors = [None] * len(problems)
 
     def work(i):
         _, qkv, mask = problems[i]
-        stream = torch.cuda.Stream()
         try:
+            stream = torch.cuda.Stream()
+            launches = [prepared(kernel, *qkv, o, lse, causal=mask, stream=stream) for o, lse in outs[i]]
             barrier.wait()
-            for o, lse in outs[i]:
-                kernel(*qkv, o, lse, causal=mask, stream=stream)
+            for launch in launches:
+                launch()
         except Exception as e:  # recorded: the gate fails it
+            barrier.abort()  # a thread that fails before the barrier must not leave the other waiting
             errors[i] = error_line(e)
 
     threads = [threading.Thread(target=work, args=(i,)) for i in range(len(problems))]

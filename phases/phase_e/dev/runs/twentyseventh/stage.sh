@@ -3,11 +3,12 @@
 # staled, sending only the records their gates read, so that the tree stays under the device's
 # 64 MiB. `ladder controls --resume` reruns a control's stale gates only; the gates before the
 # stale one need their fresh records on the device (launch before sanity, correctness before
-# performance), nothing else does. The 13 correctness controls' records alone come near the
-# limit, so they go in a call of their own.
+# performance), nothing else does.
 #   stage.sh A     phases a-e (build.json, launch.json), every sanity and performance control
 #                  (build.json, launch.json; correctness.json for the performance ones)
-#   stage.sh B     the correctness controls (build.json, launch.json, correctness.json)
+#   stage.sh B     the performance controls (build, launch, sanity and correctness records: call A
+#                  ran their performance gates beside 42 other gates, and five passed), the
+#                  correctness controls (build.json, launch.json: their correctness runs again)
 #   stage.sh back  the whole evidence folder as it was (run before merging the calls' tars)
 set -eu
 cd "$(dirname "$0")/../../../../.."
@@ -30,9 +31,11 @@ case "${1:-}" in
     for c in $PERFORMANCE; do take evidence/h200/controls/$c/correctness.json; done ;;
   B)
     stage
-    for c in $CORRECTNESS; do
-      take evidence/h200/controls/$c/build.json evidence/h200/controls/$c/launch.json evidence/h200/controls/$c/correctness.json
-    done ;;
+    for c in $PERFORMANCE; do
+      take evidence/h200/controls/$c/build.json evidence/h200/controls/$c/launch.json \
+           evidence/h200/controls/$c/sanity.json evidence/h200/controls/$c/correctness.json
+    done
+    for c in $CORRECTNESS; do take evidence/h200/controls/$c/build.json evidence/h200/controls/$c/launch.json; done ;;
   back)
     [ -d "$HOLD/evidence" ] || { echo "stage: nothing held" >&2; exit 1; }
     rm -rf evidence; mv "$HOLD/evidence" evidence; rm -rf "$HOLD"; echo back ;;

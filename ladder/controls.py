@@ -72,17 +72,26 @@ def main(only=None, build_only=False, resume=False, tabulate=None, jobs=None):
             pass
     if not tabulate:
         prebuild(specs)
-    # Several controls at once: what a control must be rejected for (a fault, a wrong value, a
-    # time under the physical floor, nondeterminism) does not depend on the GPU being idle, and
-    # contention only makes kernels slower, never faster than the floor. The correctness gate's
-    # children are mostly host work (the float64 reference, SDPA, the judging), so more at once
-    # than the six of earlier sessions pays: on the H200 (16 cores), the 16 controls that
-    # correctness rejects ran 16 at a time in 293 s; their gates' recorded durations, run six at a
-    # time in the twenty-fourth session, summed to 2944 s.
+    # Several controls at once, up to the performance gate: what those gates reject (a fault, a
+    # wrong value, a race) does not depend on the GPU being idle. The correctness gate's children
+    # are mostly host work (the float64 reference, SDPA, the judging), so more at once than the
+    # six of earlier sessions pays: on the H200 (16 cores), the 16 controls that correctness
+    # rejects ran 16 at a time in 293 s; their gates' recorded durations, run six at a time in the
+    # twenty-fourth session, summed to 2944 s.
+    # The controls that performance must reject run after those, one at a time. Sharing the GPU
+    # hid them: a kernel slowed by its neighbours' work no longer reads under the physical floor,
+    # and a warm-up bounded in seconds makes too few calls to reach the path that changes once a
+    # problem is hot (H200, twenty-seventh session: five of ten passed beside 42 other gates,
+    # three of ten five at a time; phases/phase_e/NOTES.md).
     from concurrent.futures import ThreadPoolExecutor
+
+    def one(d):
+        return run_control(d, echo=lambda *_: None, resume=resume, device=tabulate, run=not tabulate)
+    timed = [d for d in dirs if load_expect(d)["gate"] == "performance"]
     with ThreadPoolExecutor(max_workers=jobs or min(MAX_JOBS, os.cpu_count() or 1)) as pool:
-        entries = list(pool.map(lambda d: run_control(d, echo=lambda *_: None, resume=resume, device=tabulate,
-                                                      run=not tabulate), dirs))
+        entries = list(pool.map(one, [d for d in dirs if d not in timed]))
+    entries += [one(d) for d in timed]
+    entries.sort(key=lambda e: [d.name for d in dirs].index(e["control"]))
     expects = {e["control"]: e["expect"] for e in entries}
     hashes = {e["control"]: {o[0]: o[3] for o in e["outcomes"] if o[3]} for e in entries}
     inputs = freshness.controls_inputs(expects, hashes)

@@ -9,6 +9,7 @@
 #   stage.sh B     the performance controls (build, launch, sanity and correctness records: call A
 #                  ran their performance gates beside 42 other gates, and five passed), the
 #                  correctness controls (build.json, launch.json: their correctness runs again)
+#   stage.sh perf NAME...  the named performance controls' records up to correctness
 #   stage.sh back  the whole evidence folder as it was (run before merging the calls' tars)
 set -eu
 cd "$(dirname "$0")/../../../../.."
@@ -36,12 +37,18 @@ case "${1:-}" in
            evidence/h200/controls/$c/sanity.json evidence/h200/controls/$c/correctness.json
     done
     for c in $CORRECTNESS; do take evidence/h200/controls/$c/build.json evidence/h200/controls/$c/launch.json; done ;;
+  perf)  # perf NAME...: those performance controls' build, launch, sanity and correctness records
+    shift; stage
+    for c in "$@"; do
+      take evidence/h200/controls/$c/build.json evidence/h200/controls/$c/launch.json \
+           evidence/h200/controls/$c/sanity.json evidence/h200/controls/$c/correctness.json
+    done ;;
   back)
     [ -d "$HOLD/evidence" ] || { echo "stage: nothing held" >&2; exit 1; }
     rm -rf evidence; mv "$HOLD/evidence" evidence; rm -rf "$HOLD"; echo back ;;
   list) echo "SANITY=\"$SANITY\""; echo "CORRECTNESS=\"$CORRECTNESS\""; echo "PERFORMANCE=\"$PERFORMANCE\"" ;;
   *) echo "usage: stage.sh A | B | back | list" >&2; exit 2 ;;
 esac
-case "$1" in A|B) ;; *) exit 0 ;; esac
+case "$1" in A|B|perf) ;; *) exit 0 ;; esac
 git ls-files -z --others --exclude-standard -c | xargs -0 stat -c %s 2>/dev/null |
   awk '{s+=$1} END {printf "the tree now travels as %.1f MiB (limit 64)\n", s/1048576}'

@@ -88,10 +88,11 @@ def main(only=None, build_only=False, resume=False, tabulate=None, jobs=None):
     def one(d):
         return run_control(d, echo=lambda *_: None, resume=resume, device=tabulate, run=not tabulate)
     timed = [d for d in dirs if load_expect(d)["gate"] == "performance"]
+    shared = [d for d in dirs if d not in timed]
     with ThreadPoolExecutor(max_workers=jobs or min(MAX_JOBS, os.cpu_count() or 1)) as pool:
-        entries = list(pool.map(one, [d for d in dirs if d not in timed]))
-    entries += [one(d) for d in timed]
-    entries.sort(key=lambda e: [d.name for d in dirs].index(e["control"]))
+        done = dict(zip(shared, pool.map(one, shared)))
+    done.update((d, one(d)) for d in timed)
+    entries = [done[d] for d in dirs]
     expects = {e["control"]: e["expect"] for e in entries}
     hashes = {e["control"]: {o[0]: o[3] for o in e["outcomes"] if o[3]} for e in entries}
     inputs = freshness.controls_inputs(expects, hashes)

@@ -498,6 +498,10 @@ def _merge_floor(spec, fail):
     for key in ("lse_rtol", "bias_floor", "bias_k", "bias_z", "values", "layouts", "scale_every", "scale_range", "residues"):
         c[key] = fc[key]
     c["cases"] = fc["cases"] + c["cases"]
+    # The performance gate values the log-sum-exp too, at the timed sizes (ladder/untimed.py),
+    # with the tolerance correctness judges it by; a copy in its own section, so that a change to
+    # that tolerance stales the performance records as well.
+    d["performance"]["lse_tolerance"] = {"atol": c["lse_atol"], "rtol": c["lse_rtol"]}
 
 
 CALIBRATION = Path(__file__).with_name("calibration.yaml")

@@ -39,6 +39,17 @@ def test_the_floor_is_merged_into_every_phase():
     assert spec.gates == ["build", "launch", "sanity", "correctness", "performance"]
 
 
+def test_the_performance_gate_judges_lse_by_the_correctness_tolerance_of_every_phase_and_control():
+    # A copy in the performance section, so that changing the tolerance stales those records too.
+    floor = load_floor()["correctness"]
+    for d in phase_dirs() + control_dirs():
+        if (d / "expect.yaml").is_file() and load_expect(d)["gate"] == "spec":
+            continue
+        spec = load_spec(d)
+        assert spec.section("performance")["lse_tolerance"] == {
+            "atol": spec.section("correctness")["lse_atol"], "rtol": floor["lse_rtol"]}
+
+
 def test_sanity_runs_at_every_timed_workload_of_every_phase_and_control():
     # A plan, a workspace or a stream a kernel uses only at the timed sizes must meet sanity's
     # checks there (phases/floor.yaml, sanity.timed_workloads), not only the performance gate's.

@@ -146,6 +146,11 @@ def test_the_physical_floor_applies_to_events_and_graphs_and_fails_closed():
     assert any("under the physical floor" in p for p in a["problems"])
     a = analyze("w", _procs({"k": 20.0, "k~aa": 20.0}, graph_ratio=0.001), "k", PEAKS, {}, TIMING)
     assert any("graph per-call time" in p and "physical floor" in p for p in a["problems"])
+    procs = _procs({"k": 20.0, "k~aa": 20.0})
+    for p in procs:
+        p["graph_cold_us"]["k"] = 0.01
+    a = analyze("w", procs, "k", PEAKS, {}, TIMING)
+    assert any("cold graph per-call time" in p and "physical floor" in p for p in a["problems"])
     a = analyze("w", _procs({"k": 20.0, "k~aa": 20.0}), "k", None, {}, TIMING)
     assert any("no known peak" in p for p in a["problems"])
 
@@ -277,3 +282,43 @@ def test_summary_and_halfwidth():
     s = stats.summary([1.0, 2.0, 3.0, 4.0, 5.0])
     assert (s["median"], s["q1"], s["q3"], s["n"]) == (3.0, 2.0, 4.0, 5)
     assert stats.median_halfwidth([5.0] * 10) == 0.0 and stats.median_halfwidth([1.0]) == math.inf
+
+
+LSE = {"atol": 1e-3, "rtol": 1e-4}  # phases/floor.yaml's correctness tolerance, copied by ladder/spec.py
+
+
+def test_an_untimed_check_off_the_reference_fails_and_a_refusal_does_not():
+    from ladder.gates.performance import untimed_problems
+    prob = {"B": 8, "H": 16, "S_q": 2048, "S_k": 2048, "D": 64, "dtype": "bf16", "causal": True, "layout": "bshd"}
+    ok = dict(prob, err=1e-3, err_sdpa=1e-3, err_round=5e-4, calls=201)
+    assert untimed_problems([ok], "k", TIMING, LSE) == []
+    assert untimed_problems(None, "k", TIMING, LSE) == []  # records older than the check
+    bad = dict(ok, err=3e-3)
+    problems = untimed_problems([ok, bad], "k", TIMING, LSE)
+    assert len(problems) == 1 and "S_q2048 S_k2048 D64 bf16 causal bshd" in problems[0] and "0.003" in problems[0]
+    assert untimed_problems([dict(prob, refused="KernelError: attn_fwd returned CUDA error 1")], "k", TIMING, LSE) == []
+
+
+def test_a_drawn_problem_off_the_reference_is_named_as_drawn():
+    from ladder.gates.performance import untimed_problems
+    r = {"B": 3, "H": 7, "S_q": 4134, "S_k": 6362, "D": 128, "dtype": "bf16", "causal": True, "layout": "bshd",
+         "drawn": True, "err": 3e-2, "err_sdpa": 1e-3, "err_round": 5e-4, "calls": 101}
+    problems = untimed_problems([r], "k", TIMING, LSE)
+    assert len(problems) == 1 and "drawn for this run" in problems[0] and "S_q4134" in problems[0]
+
+
+def test_an_untimed_log_sum_exp_is_judged_by_the_correctness_tolerance_and_fails_closed_without_one():
+    from ladder.gates.performance import untimed_problems
+    r = {"B": 4, "H": 16, "S_q": 4096, "S_k": 4096, "D": 128, "dtype": "fp16", "causal": False,
+         "layout": "contiguous", "err": 1e-4, "err_sdpa": 1e-4, "err_round": 5e-5, "calls": 101,
+         "lse_err": 1.9e-3, "lse_ref_absmax": 10.0}
+    assert untimed_problems([r], "k", TIMING, LSE) == []  # 1e-3 + 1e-4 x 10 = 2e-3
+    problems = untimed_problems([dict(r, lse_err=2.1e-3)], "k", TIMING, LSE)
+    assert len(problems) == 1 and "log-sum-exp" in problems[0] and "at a timed size" in problems[0]
+    nan = untimed_problems([dict(r, lse_err=float("inf"))], "k", TIMING, LSE)  # NaN left in lse reads inf
+    assert len(nan) == 1 and "log-sum-exp" in nan[0]
+    closed = untimed_problems([r], "k", TIMING, None)
+    assert len(closed) == 1 and "fails closed" in closed[0]
+    old = {k: v for k, v in r.items() if not k.startswith("lse")}  # the dry run's rows: no lse
+    assert untimed_problems([old], "k", TIMING, None) == []
+

@@ -20,21 +20,24 @@ verdict); and the guards. Host launch cost in the timed window withholds verdict
   no leak, so it cannot be the yardstick.)
 The gate fails on an unmet or unresolved target, a time (event or graph) under the physical floor
 (and on any GPU whose peak is unknown: the floor fails closed), a re-checked timed output over
-recheck_k x SDPA's error, a graph replay that does not reproduce the eager output, an output that
-does not follow inputs written by a preceding kernel that let it start early (PDL), an output
-not complete when the caller's stream reaches the end of the call, repeat runs that differ at
-the workload's size, two concurrent calls, calls at the same addresses or single-row changes that
-go wrong once the problem is hot (warm_sharing_problems), or a call at a workload's size that
-runs work on a stream other than the caller's or leaves the process's settings changed (the
-sanity gate's confinement rule, ladder/gates/confinement.py, applied once per process and
-workload after the timing). Targets read the reproduction interval, as verdicts do; a bound on a
-figure with one number per process (TFLOP/s, graph per-call time, graph ratio) reads the range of
-those numbers widened by the invocation drift (stats.spread_interval)."""
+recheck_k x SDPA's error (and, untimed, the timed sizes in every dtype, mask and layout and
+large problems drawn for the run, their log-sum-exp too, by the correctness gate's tolerance:
+ladder/untimed.py), a graph replay that does not reproduce the eager
+output, an output that does not follow inputs written by a preceding kernel that let it start
+early (PDL), an output not complete when the caller's stream reaches the end of the call, repeat
+runs that differ at the workload's size, two concurrent calls, calls at the same addresses or
+single-row changes that go wrong once the problem is hot (warm_sharing_problems), or a call at a
+workload's size that runs work on a stream other than the caller's or leaves the process's
+settings changed (the sanity gate's confinement rule, ladder/gates/confinement.py, applied once
+per process and workload after the timing). Targets read the reproduction interval, as verdicts
+do; a bound on a figure with one number per process (TFLOP/s, graph per-call time, graph ratio)
+reads the range of those numbers widened by the invocation drift (stats.spread_interval)."""
 import math
 
 import numpy as np
 
 from .. import roofline, stats
+from ..vocab import shape_label
 from . import sharing, special, summarize
 from .confinement import confinement_problems
 
@@ -124,7 +127,10 @@ def analyze(wname, procs, candidate, peaks, ceilings, timing):
     if floor_us is None:
         problems.append(f"{wname}: no known peak for this GPU, so the physical floor cannot be checked (fails closed)")
     else:
-        for what, t in (("event median", cand["median"]), ("graph per-call time", cand["graph_per_call_us"])):
+        # The cold graph too: a kernel that skips work only in calls made one at a time (a graph of
+        # one call, each behind a flush) would otherwise meet the leak rule alone.
+        for what, t in (("event median", cand["median"]), ("graph per-call time", cand["graph_per_call_us"]),
+                        ("cold graph per-call time", cand.get("graph_cold_us"))):
             if t is not None and t < floor_us:
                 problems.append(f"{wname}: {candidate} {what} {t:.2f} us is under the physical floor {floor_us:.2f} us "
                                 "(suspicious: work skipped or not ordered on the stream)")
@@ -136,12 +142,11 @@ def analyze(wname, procs, candidate, peaks, ceilings, timing):
     bad = []
     for p in procs:
         for r in p["rechecks"]:
-            tol = timing["recheck_k"] * max(r["err_sdpa"], r["err_round"]) + 1e-7
-            if not r["err"] <= tol:
-                bad.append((r["err"], tol))
+            if not r["err"] <= recheck_tolerance(r, timing):
+                bad.append((r["err"], recheck_tolerance(r, timing)))
     for p in procs:
         r = p.get("graph_recheck")  # absent only in records older than the check
-        if r is not None and not r["err"] <= timing["recheck_k"] * max(r["err_sdpa"], r["err_round"]) + 1e-7:
+        if r is not None and not r["err"] <= recheck_tolerance(r, timing):
             problems.append(f"{wname}: the output of {candidate}'s CUDA graph (the last of {r['calls']} calls, at "
                             f"{r['scale_ratio']:g}x the first call's scale, on fresh inputs) is off the float64 "
                             f"reference at that scale by {r['err']:.3g}, over {timing['recheck_k']:g}x SDPA's "
@@ -176,6 +181,37 @@ def analyze(wname, procs, candidate, peaks, ceilings, timing):
             "rounds": [len(r) for r in rounds], "leaked_rounds": leaked, "leak": leak, "leaky_kernels": sorted(leaky),
             **({"empty_launch_us": launch_us} if empties else {}),
             "stopped_on": [p["stopped_on"] for p in procs], "problems": problems}
+
+
+def recheck_tolerance(r, timing):
+    """A re-checked output's allowed max error: recheck_k x SDPA's on the same inputs (or the
+    error of merely rounding the exact answer, where that is larger)."""
+    return timing["recheck_k"] * max(r["err_sdpa"], r["err_round"]) + 1e-7
+
+
+def untimed_problems(checks, candidate, timing, lse_tolerance):
+    """ladder/gpu/performance.py's untimed value checks (process 0's: the timed sizes in every
+    dtype, mask and layout, and the problems drawn for the run), or None (records older than the
+    check). The output is judged as the timed re-checks are; the log-sum-exp as the correctness
+    gate judges it (lse_tolerance: its atol + rtol x the reference's largest |lse|), where the
+    record has it (not in the twenty-seventh session's dry run)."""
+    out = []
+    for r in checks or []:
+        if "err" not in r:  # refused: allowed, and not judged
+            continue
+        where = (f"{shape_label(r)} {r['layout']}, untimed "
+                 + ("(drawn for this run, a large problem no workload times)" if r.get("drawn") else "at a timed size"))
+        if not r["err"] <= recheck_tolerance(r, timing):
+            out.append(f"{where}: {candidate}'s output is off the float64 reference by {r['err']:.3g}, over "
+                       f"{timing['recheck_k']:g}x SDPA's error (a path taken only where the workloads do not time?)")
+        if "lse_err" in r and lse_tolerance is None:
+            out.append(f"{where}: no log-sum-exp tolerance in the performance section to judge it by (fails closed)")
+        elif "lse_err" in r:
+            tol = lse_tolerance["atol"] + lse_tolerance["rtol"] * r["lse_ref_absmax"]
+            if not r["lse_err"] <= tol:
+                out.append(f"{where}: {candidate}'s log-sum-exp is off the float64 reference by {r['lse_err']:.3g}, "
+                           f"over the correctness gate's tolerance {tol:.3g}")
+    return out
 
 
 def warm_sharing_problems(wname, candidate, procs):
@@ -301,6 +337,7 @@ def derive(raw, inputs):
         graph_us[wl["name"]] = [p.get("graph_us") or {} for p in ps]
     targets = target_rows(section["targets"], workloads, candidate, graph_us)
     problems += [p for w in workloads for p in w["problems"]]
+    problems += untimed_problems(procs[0].get("untimed"), candidate, timing, section.get("lse_tolerance"))
     for pi, p in enumerate(procs):
         c = p.get("confinement")  # absent only in records older than the check
         for wi, obs in enumerate((c or {}).get("workloads") or []):

@@ -20,7 +20,13 @@ called hundreds of times on that problem, so a kernel that shares a workspace, k
 addresses or caches results by a sample of the contents only once a problem is hot is seen,
 which sanity's ~40 calls per shape are not enough to reach.
 
-After the last workload, the candidate is called once more at each workload under the CUDA
+After the last workload, process 0 value-checks the timed sizes in every dtype, mask and
+layout, and a few large problems drawn for this run from the seed its orders give
+(ladder/untimed.py says which and why): each such problem is called 100 times, untimed, then
+once more on fresh contents into a poisoned output and log-sum-exp; the output is compared with
+the float64 reference as the timed re-checks are, the log-sum-exp as the correctness gate does.
+
+After that, the candidate is called once more at each workload under the CUDA
 profiler (ladder/gpu/confinement.py, as in the sanity gate): the GPU operations of the call with
 their streams, and the device state around it. The state is also read when the process starts,
 before any library is loaded. A library that forks work onto a stream of its own or changes the
@@ -31,9 +37,10 @@ import numpy as np
 import torch
 
 from ..gates.performance import AA
+from ..untimed import drawn as untimed_drawn, problems as untimed_at_timed_sizes
 from . import confinement
-from .inputs import POISON, make_qkv
-from .kernel import Kernel
+from .inputs import DTYPES, POISON, make_qkv, values
+from .kernel import Kernel, KernelError, error_line
 from .pdl import Producer, launch_behind_producer
 from .reference import default_backend, reference, sdpa, sdpa_error_baseline
 from .sharing import bits, concurrent_calls, mismatch, other_problems_at_same_addresses, single_row_changes
@@ -48,6 +55,56 @@ def _log(msg):
 # call is then far outside the re-check's tolerance at the last call's scale.
 GRAPH_SCALE_SPAN = 0.5
 EMPTY_SAMPLES = 100  # event windows around an empty kernel, per workload and process
+UNTIMED_CALLS = 100  # calls of each untimed problem before its value check
+
+
+def errors(out, ref, lib):
+    """out's max error against the float64 reference ref, with SDPA's (lib, on the same inputs)
+    and mere rounding's: the re-checks' yardsticks."""
+    return {"err": float((out.double() - ref).abs().nan_to_num(float("inf")).max()),
+            "err_sdpa": float((lib.double() - ref).abs().max()),
+            "err_round": float((ref.to(out.dtype).double() - ref).abs().max())}
+
+
+def exact_in_both_dtypes(x):
+    """fp32 values that fp16 and bf16 both hold exactly: bf16's significand, and nothing under
+    fp16's smallest normal but zero."""
+    y = x.to(torch.bfloat16).float()
+    return torch.where(y.abs() < 2.0 ** -14, torch.zeros_like(y), y)
+
+
+def untimed_checks(kernel, prob, seed):
+    """One of ladder/untimed.py's problems, in each of its dtypes and layouts: UNTIMED_CALLS
+    calls, then one more on fresh contents (the same values in every dtype and layout) into a
+    poisoned output and log-sum-exp, against one float64 reference. A refusal is recorded, not judged: refusing a
+    call is allowed, answering it wrongly is not. One row per dtype and layout."""
+    scale, causal = prob["D"] ** -0.5, prob["causal"]
+    size = {k: prob[k] for k in ("B", "H", "S_q", "S_k", "D")}
+    fresh = [exact_in_both_dtypes(x) for x in values(size, {"name": "normal"}, scale, seed + 1)]
+    ref, ref_lse = reference(*fresh, scale, causal)
+    rows = []
+    for dtype, layouts in prob["layouts"].items():
+        shape = dict(size, dtype=dtype, causal=causal, drawn=prob.get("drawn", False))
+        lib = sdpa_error_baseline(*(x.to(DTYPES[dtype]) for x in fresh), scale, causal)
+        for layout in layouts:
+            q, k, v = make_qkv(shape, seed=seed, layout=layout)
+            o, lse = torch.empty_like(q), torch.empty(q.shape[:3], device="cuda", dtype=torch.float32)
+            try:
+                for _ in range(UNTIMED_CALLS):
+                    kernel(q, k, v, o, lse, scale=scale, causal=causal)
+                for t, x in zip((q, k, v), fresh):
+                    t.copy_(x)
+                bits(o).fill_(POISON[o.dtype])
+                lse.fill_(float("nan"))
+                kernel(q, k, v, o, lse, scale=scale, causal=causal)
+                torch.cuda.synchronize()
+            except KernelError as e:
+                rows.append(dict(shape, layout=layout, refused=error_line(e)))
+                continue
+            rows.append(dict(shape, layout=layout, calls=UNTIMED_CALLS + 1, **errors(o, ref, lib),
+                             lse_err=float((lse.double() - ref_lse).abs().nan_to_num(float("inf")).max()),
+                             lse_ref_absmax=float(ref_lse.abs().max())))
+    return rows
 
 
 def empty_kernel():
@@ -107,10 +164,7 @@ def workload(w, wi, orders, kernels, flusher, blocker, clock, producer=None):
     def recheck(s, sc=scale):
         q, k, v = sets[s]
         ref, _ = reference(q, k, v, sc, causal)
-        lib = sdpa_error_baseline(q, k, v, sc, causal)
-        return {"set": s, "err": float((outs[candidate][s].double() - ref).abs().nan_to_num(float("inf")).max()),
-                "err_sdpa": float((lib.double() - ref).abs().max()),
-                "err_round": float((ref.to(q.dtype).double() - ref).abs().max())}
+        return dict(errors(outs[candidate][s], ref, sdpa_error_baseline(q, k, v, sc, causal)), set=s)
 
     rng = np.random.default_rng([timing["seed"], p, wi])
     raw = measure(fns, candidate, candidate + AA, n_sets, timing, flusher, blocker, clock, refresh,
@@ -211,6 +265,15 @@ def run(orders):
             continue
         _log(f"process {orders['process']}: workload {w['name']}")
         out["workloads"].append(workload(w, wi, orders, kernels, flusher, blocker, clock, producer))
+    if confine and orders["process"] == 0:
+        # The timed sizes in the dtypes, masks and layouts the workloads do not time, and the
+        # problems drawn for this run (ladder/untimed.py).
+        seed, draw = orders["timing"]["seed"] * 1_000_003 + 11, orders.get("draw_seed")
+        probs = untimed_at_timed_sizes([w for w in orders["workloads"] if w])
+        probs += [dict(p, drawn=True) for p in (untimed_drawn(draw) if draw is not None else [])]
+        out["draw_seed"] = draw
+        out["untimed"] = [row for i, prob in enumerate(probs)
+                          for row in untimed_checks(kernels[orders["candidate"]], prob, seed + 2 * i)]
     if confine:
         seed = orders["timing"]["seed"] * 1_000_003 + orders["process"] * 7919 + 5
         out["confinement"] = {"start": start, "workloads": [

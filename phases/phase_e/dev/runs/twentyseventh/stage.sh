@@ -10,6 +10,8 @@
 #                  ran their performance gates beside 42 other gates, and five passed), the
 #                  correctness controls (build.json, launch.json: their correctness runs again)
 #   stage.sh perf NAME...  the named performance controls' records up to correctness
+#   stage.sh phases  phases a-e up to correctness (added in the twenty-eighth session, whose
+#                  calls re-made every performance record)
 #   stage.sh back  the whole evidence folder as it was (run before merging the calls' tars)
 set -eu
 cd "$(dirname "$0")/../../../../.."
@@ -37,6 +39,11 @@ case "${1:-}" in
            evidence/h200/controls/$c/sanity.json evidence/h200/controls/$c/correctness.json
     done
     for c in $CORRECTNESS; do take evidence/h200/controls/$c/build.json evidence/h200/controls/$c/launch.json; done ;;
+  phases)
+    stage
+    for ph in a b c d e; do
+      for g in build launch sanity correctness; do take evidence/h200/phase_$ph/$g.json; done
+    done ;;
   perf)  # perf NAME...: those performance controls' build, launch, sanity and correctness records
     shift; stage
     for c in "$@"; do
@@ -47,8 +54,8 @@ case "${1:-}" in
     [ -d "$HOLD/evidence" ] || { echo "stage: nothing held" >&2; exit 1; }
     rm -rf evidence; mv "$HOLD/evidence" evidence; rm -rf "$HOLD"; echo back ;;
   list) echo "SANITY=\"$SANITY\""; echo "CORRECTNESS=\"$CORRECTNESS\""; echo "PERFORMANCE=\"$PERFORMANCE\"" ;;
-  *) echo "usage: stage.sh A | B | back | list" >&2; exit 2 ;;
+  *) echo "usage: stage.sh A | B | phases | perf NAME... | back | list" >&2; exit 2 ;;
 esac
-case "$1" in A|B|perf) ;; *) exit 0 ;; esac
+case "$1" in A|B|perf|phases) ;; *) exit 0 ;; esac
 git ls-files -z --others --exclude-standard -c | xargs -0 stat -c %s 2>/dev/null |
   awk '{s+=$1} END {printf "the tree now travels as %.1f MiB (limit 64)\n", s/1048576}'

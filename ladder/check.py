@@ -3,8 +3,11 @@ meta}. For each: the structure; the inputs hash recomputes from the recorded inp
 recomputes from raw and inputs with the kind's own derive() (numpy and scipy versions recorded
 beside it): every field equal, floats to within FLOAT_REL of each other; no blocked status;
 files that restate others (reproduce, controls) agree with them. Evidence whose inputs no
-longer hash to today's sources is listed as stale (it fails with --strict). Reads evidence and
-pure derive functions only: no runner, no build code."""
+longer hash to today's sources is listed as stale (it fails with --strict). A stale record's
+derive() is not today's (the gate's modules are among its inputs), so where today's derives it
+otherwise, that is said on its stale line, not counted as invalid: a rule added since must not
+turn a record it never judged into a forgery. Reads evidence and pure derive functions only: no
+runner, no build code."""
 import json
 import math
 from pathlib import Path
@@ -55,8 +58,9 @@ def device_of(path, root):
     return Path(path).relative_to(root).parts[0]
 
 
-def validate(rec, path, near=None):
-    """Problems that make a file invalid (`near`: as _diff's)."""
+def validate(rec, path, near=None, rederive=True):
+    """Problems that make a file invalid (`near`: as _diff's). rederive False: all but derived
+    against today's derive() (rederived(), which _check_file judges by freshness)."""
     problems = [f"{k} should be {t.__name__}" for k, t in REQUIRED.items() if not isinstance(rec.get(k), t)]
     if problems:
         return problems
@@ -77,19 +81,21 @@ def validate(rec, path, near=None):
         problems.append("inputs hash does not recompute from the recorded inputs")
     if rec["derived"].get("status") == "blocked":
         problems.append("blocked evidence must never be committed (it belongs in .ladder-run/)")
-    try:
-        again = evidence.canonical(derive_fn(kind, rec.get("gate"))(rec["raw"], rec["inputs"]))
-    except Exception as e:
-        return problems + [f"derive failed on the stored raw data: {type(e).__name__}: {e}"]
-    diffs = _diff(again, rec["derived"], near=near)
-    if diffs:
-        note = ""
-        if rec["meta"].get("versions", {}) != versions():
-            note = f" (recorded with {rec['meta'].get('versions')}, checked with {versions()})"
-        problems += [d + note for d in diffs]
     if kind == "reproduce":
         problems += _reproduce_cross_check(rec, path)
-    return problems
+    return problems + (rederived(rec, near) if rederive else [])
+
+
+def rederived(rec, near=None):
+    """Where today's derive() of the record's raw data and inputs differs from its derived."""
+    try:
+        again = evidence.canonical(derive_fn(rec["kind"], rec.get("gate"))(rec["raw"], rec["inputs"]))
+    except Exception as e:
+        return [f"derive failed on the stored raw data: {type(e).__name__}: {e}"]
+    note = ""
+    if rec["meta"].get("versions", {}) != versions():
+        note = f" (recorded with {rec['meta'].get('versions')}, checked with {versions()})"
+    return [d + note for d in _diff(again, rec["derived"], near=near)]
 
 
 def _reproduce_cross_check(rec, path):
@@ -149,10 +155,15 @@ def _check_file(path, root, toolchain):
     except json.JSONDecodeError as e:
         return [f"{rel}: not valid JSON ({e})"], None, 0
     near = []
-    problems = validate(rec, path, near)
+    problems = validate(rec, path, near, rederive=False)
     if problems:
         return [f"{rel}: {p}" for p in problems], None, len(near)
     why = staleness(rec, path, root, toolchain)
+    diffs = rederived(rec, near)
+    if diffs and not why:
+        return [f"{rel}: {p}" for p in diffs], None, len(near)
+    if diffs:
+        why += f"; today's derive() gives {len(diffs)} derived field(s) otherwise (its rules changed since)"
     return [], f"{rel}: {why}" if why else None, len(near)
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from helpers import ROOT
-from ladder import check, evidence
+from ladder import check, evidence, freshness
 from ladder.layout import EVIDENCE
 from ladder.registry import derive_fn
 
@@ -100,6 +100,33 @@ def test_every_derived_field_of_a_synthetic_record_is_checked(tmp_path):
                           derived=derived, meta={"git": {"sha": "x"}, "finished": "t"})
     path = tmp_path / "dev" / "p" / "performance.json"
     _check_every_leaf(path, rec)
+
+
+def test_a_stale_record_that_todays_rules_derive_otherwise_is_stale_and_a_fresh_one_invalid(tmp_path, monkeypatch):
+    """A rule added to a gate since a record was made (the cold-graph floor, twenty-eighth
+    session, on an H100 record made before it) changes what derive() gives for it: the record is
+    stale, since the gate's modules are among its inputs, and says so; the same difference on a
+    fresh record is a forgery."""
+    from synthetic import perf_raw
+    w = {"name": "w", "B": 1, "H": 8, "S_q": 512, "S_k": 512, "D": 64, "dtype": "fp16", "causal": False}
+    section = {"workloads": [w], "targets": [], "timing": {"min_margin": 0.01, "leak_ratio": 1.3, "recheck_k": 2.0,
+                                                           "processes": 3}}
+    raw = perf_raw("p", {"p": 20.0, "p~aa": 20.0}, [w])
+    inputs = freshness.finish({"section": section, "context": {"peaks": {"tensor_flop_s": 1e15,
+                                                                            "dram_byte_s": 3e12}}})
+    derived = derive_fn("gate", "performance")(raw, inputs)
+    derived["status"] = "pass" if derived["status"] == "fail" else "fail"  # as an older rule might have said
+    rec = evidence.record(kind="gate", name="p/performance", phase="p", gate="performance", inputs=inputs, raw=raw,
+                          derived=derived, meta={"git": {"sha": "x"}, "finished": "t"})
+    path = tmp_path / "dev" / "p" / "performance.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(rec))
+    monkeypatch.setattr(check, "staleness", lambda *a: "recorded for inputs a, sources now hash to b")
+    invalid, stale, _ = check._check_file(path, tmp_path, None)
+    assert invalid == [] and "today's derive() gives 1 derived field(s) otherwise" in stale
+    monkeypatch.setattr(check, "staleness", lambda *a: None)
+    invalid, stale, _ = check._check_file(path, tmp_path, None)
+    assert stale is None and len(invalid) == 1 and "derived.status" in invalid[0]
 
 
 def test_floats_recompute_to_within_their_last_bits_and_nothing_else_does():

@@ -75,6 +75,7 @@ def _perf_tables(device, spec):
             tgt = {k: v for k, v in t["target"].items() if v is not None and k != "workloads"}
             lines.append(f"| {tgt} | {t['workload']} | {t['vs'] or 'its own figure'} | {'yes' if t['met'] else '**no**'} | {t['why']} |")
         lines.append("")
+    lines += _untimed_lines(rec)
     if d.get("sweep"):
         names = [w["name"] for w in d["workloads"]]
         lines += ["Sweep (TFLOP/s, every configuration that passed launch, sanity and correctness; "
@@ -83,6 +84,28 @@ def _perf_tables(device, spec):
             lines.append(f"| {cfg} | " + " | ".join(f"{row[n]['tflops']:.0f}" if n in row else "-" for n in names) + " |")
         lines.append("")
     return lines
+
+
+def _untimed_lines(rec):
+    """One paragraph on the untimed value checks (ladder/untimed.py) of the record's process 0:
+    how many, refused, the worst output and log-sum-exp error as a fraction of the tolerance
+    the gate judged it by, and the problems drawn for the run."""
+    from .gates.performance import recheck_tolerance
+    rows = (rec["raw"].get("processes") or [{}])[0].get("untimed")
+    if not rows:
+        return []
+    timing, lse_tol = rec["inputs"]["section"]["timing"], rec["inputs"]["section"].get("lse_tolerance")
+    valued = [r for r in rows if "err" in r]
+    worst = max((r["err"] / recheck_tolerance(r, timing) for r in valued), default=None)
+    worst_lse = max((r["lse_err"] / (lse_tol["atol"] + lse_tol["rtol"] * r["lse_ref_absmax"])
+                     for r in valued if "lse_err" in r and lse_tol), default=None)
+    drawn = [f"({r['B']},{r['H']},{r['S_q']},{r['S_k']},{r['D']}) {r['dtype']}{' causal' if r['causal'] else ''} "
+             f"{r['layout']}" for r in rows if r.get("drawn")]
+    fig = (f"worst output error {worst:.2f} of its tolerance" if worst is not None else "none valued") + \
+          (f", worst log-sum-exp error {worst_lse:.3f} of its tolerance" if worst_lse is not None else "")
+    seed = rec["raw"]["processes"][0].get("draw_seed")
+    return [f"Untimed value checks (ladder/untimed.py): {len(rows)} problems, {len(rows) - len(valued)} refused; "
+            f"{fig}. Drawn for this run (seed {seed}): {'; '.join(drawn) or 'none'}.", ""]
 
 
 def _pyplot():

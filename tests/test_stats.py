@@ -322,3 +322,18 @@ def test_an_untimed_log_sum_exp_is_judged_by_the_correctness_tolerance_and_fails
     old = {k: v for k, v in r.items() if not k.startswith("lse")}  # the dry run's rows: no lse
     assert untimed_problems([old], "k", TIMING, None) == []
 
+
+
+
+def test_the_report_states_the_untimed_checks_worst_errors_against_their_tolerances_and_the_draws():
+    from ladder.report import _untimed_lines
+    size = {"B": 4, "H": 16, "S_q": 4096, "S_k": 4096, "D": 128, "dtype": "bf16", "causal": True, "layout": "padded"}
+    valued = dict(size, err=1e-3, err_sdpa=1e-3, err_round=5e-4, lse_err=4e-4, lse_ref_absmax=10.0)
+    refused = dict(size, drawn=True, refused="KernelError: attn_fwd returned CUDA error 1")
+    rec = {"inputs": {"section": {"timing": TIMING, "lse_tolerance": LSE}},
+           "raw": {"processes": [{"draw_seed": 7, "untimed": [valued, refused, dict(valued, drawn=True)]}]}}
+    text = _untimed_lines(rec)[0]
+    assert "3 problems, 1 refused" in text and "worst output error 0.50 of its tolerance" in text
+    assert "worst log-sum-exp error 0.200 of its tolerance" in text and "seed 7" in text
+    assert text.count("(4,16,4096,4096,128) bf16 causal padded") == 2
+    assert _untimed_lines({"inputs": {}, "raw": {"processes": [{}]}}) == []  # records older than the checks

@@ -9,6 +9,8 @@
 #           side by side (stage.sh phases)
 #   STEP=2  build a-d if the warm device lost them, performance of a, b, c, performance and profile of d
 #   STEP=3  reproduce --only phase_e, seqlen, then the performance controls (CONTROLS=...)
+#   STEP=4  (the budget short after the failed starts) d and e build to correctness side by side,
+#           then performance and profile of e, then of d, then reproduce --only phase_e if time
 set -u
 L="$OUT/logs"; mkdir -p "$L"; t0=$SECONDS
 M=$(python3 -c "from ladder.environment import device_name; print(device_name())")
@@ -16,7 +18,19 @@ keep() {  # keep WHAT: time stamp, then tar the evidence as it stands
   echo "$1: $((SECONDS - t0)) s" >> "$L/times.txt"
   tar czf "$OUT/evidence_$M.tgz" "evidence/$M" .ladder-run/*/controls-partial 2>/dev/null
 }
-case "${STEP:?STEP=1, 2 or 3}" in
+left() { echo $((${DEADLINE:-560} - (SECONDS - t0))); }
+case "${STEP:?STEP=1, 2, 3 or 4}" in
+  4)
+    for ph in phase_d phase_e; do
+      timeout 250 python3 -m ladder run $ph --gate build --gate launch --gate sanity --gate correctness \
+        > "$L/${ph}_gates.log" 2>&1 &
+    done
+    wait; keep "d, e build to correctness"
+    for ph in phase_e phase_d; do
+      timeout "$(left)" python3 -m ladder run $ph --gate performance --gate profile > "$L/${ph}_perf.log" 2>&1
+      keep "$ph performance and profile"
+    done
+    [ "$(left)" -gt 100 ] && { timeout "$(left)" python3 -m ladder reproduce --only phase_e > "$L/reproduce.log" 2>&1; keep reproduce; } ;;
   1)
     /usr/bin/time -f "make phase_e wall %e s" timeout 480 make phase_e > "$L/make_phase_e.log" 2>&1
     keep "make phase_e"

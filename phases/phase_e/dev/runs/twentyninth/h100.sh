@@ -11,6 +11,8 @@
 #   STEP=3  reproduce --only phase_e, seqlen, then the performance controls (CONTROLS=...)
 #   STEP=4  (the budget short after the failed starts) d and e build to correctness side by side,
 #           then performance and profile of e, then of d, then reproduce --only phase_e if time
+#   STEP=5  (under 400 s of device time left, the 7 December session) phase_e alone, build to
+#           correctness, then performance and profile: about 260 s by the last H100 records
 set -u
 L="$OUT/logs"; mkdir -p "$L"; t0=$SECONDS
 M=$(python3 -c "from ladder.environment import device_name; print(device_name())")
@@ -19,7 +21,13 @@ keep() {  # keep WHAT: time stamp, then tar the evidence as it stands
   tar czf "$OUT/evidence_$M.tgz" "evidence/$M" .ladder-run/*/controls-partial 2>/dev/null
 }
 left() { echo $((${DEADLINE:-560} - (SECONDS - t0))); }
-case "${STEP:?STEP=1, 2, 3 or 4}" in
+case "${STEP:?STEP=1, 2, 3, 4 or 5}" in
+  5)
+    timeout "$(left)" python3 -m ladder run phase_e --gate build --gate launch --gate sanity --gate correctness \
+      > "$L/phase_e_gates.log" 2>&1
+    keep "e build to correctness"
+    [ "$(left)" -gt 20 ] && { timeout "$(left)" python3 -m ladder run phase_e --gate performance --gate profile > "$L/phase_e_perf.log" 2>&1
+      keep "phase_e performance and profile"; } ;;
   4)
     for ph in phase_d phase_e; do
       timeout 250 python3 -m ladder run $ph --gate build --gate launch --gate sanity --gate correctness \

@@ -9,10 +9,10 @@
 #           side by side (stage.sh phases)
 #   STEP=2  build a-d if the warm device lost them, performance of a, b, c, performance and profile of d
 #   STEP=3  reproduce --only phase_e, seqlen, then the performance controls (CONTROLS=...)
-#   STEP=4  (the budget short after the failed starts) d and e build to correctness side by side,
-#           then performance and profile of e, then of d, then reproduce --only phase_e if time
-#   STEP=5  (under 400 s of device time left, the 7 December session) phase_e alone, build to
-#           correctness, then performance and profile: about 260 s by the last H100 records
+#   STEP=4  (the budget short after the failed starts) PHASES (default "phase_e phase_d") build to
+#           correctness side by side, then performance and profile of each in that order, then
+#           reproduce --only phase_e if time; PHASES=phase_e alone is about 260 s by the last H100
+#           records, for a call under 400 s of device time
 set -u
 L="$OUT/logs"; mkdir -p "$L"; t0=$SECONDS
 M=$(python3 -c "from ladder.environment import device_name; print(device_name())")
@@ -20,21 +20,17 @@ keep() {  # keep WHAT: time stamp, then tar the evidence as it stands
   echo "$1: $((SECONDS - t0)) s" >> "$L/times.txt"
   tar czf "$OUT/evidence_$M.tgz" "evidence/$M" .ladder-run/*/controls-partial 2>/dev/null
 }
-left() { echo $((${DEADLINE:-560} - (SECONDS - t0))); }
-case "${STEP:?STEP=1, 2, 3, 4 or 5}" in
-  5)
-    timeout "$(left)" python3 -m ladder run phase_e --gate build --gate launch --gate sanity --gate correctness \
-      > "$L/phase_e_gates.log" 2>&1
-    keep "e build to correctness"
-    [ "$(left)" -gt 20 ] && { timeout "$(left)" python3 -m ladder run phase_e --gate performance --gate profile > "$L/phase_e_perf.log" 2>&1
-      keep "phase_e performance and profile"; } ;;
+left() {  # seconds to the deadline, at least 1: `timeout 0` would mean no limit at all
+  local l=$((${DEADLINE:-560} - (SECONDS - t0))); echo $((l > 1 ? l : 1)); }
+case "${STEP:?STEP=1, 2, 3 or 4}" in
   4)
-    for ph in phase_d phase_e; do
-      timeout 250 python3 -m ladder run $ph --gate build --gate launch --gate sanity --gate correctness \
+    P=${PHASES:-phase_e phase_d}
+    for ph in $P; do
+      timeout "$(left)" python3 -m ladder run $ph --gate build --gate launch --gate sanity --gate correctness \
         > "$L/${ph}_gates.log" 2>&1 &
     done
-    wait; keep "d, e build to correctness"
-    for ph in phase_e phase_d; do
+    wait; keep "$P build to correctness"
+    for ph in $P; do
       timeout "$(left)" python3 -m ladder run $ph --gate performance --gate profile > "$L/${ph}_perf.log" 2>&1
       keep "$ph performance and profile"
     done

@@ -14,7 +14,8 @@ keep() {
   echo "$1: $((SECONDS - t0)) s" >> "$L/times.txt"
   tar czf "$OUT/evidence_$M.tgz" "evidence/$M" .ladder-run/*/controls-partial 2>/dev/null
 }
-left() { echo $((DEADLINE - (SECONDS - t0))); }
+left() {  # seconds to the deadline, at least 1: `timeout 0` would mean no limit at all
+  local l=$((DEADLINE - (SECONDS - t0))); echo $((l > 1 ? l : 1)); }
 for ph in ${PHASES:?}; do
   timeout 200 python3 -m ladder run $ph --gate build > "$L/${ph}_build.log" 2>&1 &
 done

@@ -90,15 +90,15 @@ def _untimed_lines(rec):
     """One paragraph on the untimed value checks (ladder/untimed.py) of the record's process 0:
     how many, refused, the worst output and log-sum-exp error as a fraction of the tolerance
     the gate judged it by, and the problems drawn for the run."""
-    from .gates.performance import recheck_tolerance
+    from .gates.performance import lse_limit, recheck_tolerance
     rows = (rec["raw"].get("processes") or [{}])[0].get("untimed")
     if not rows:
         return []
     timing, lse_tol = rec["inputs"]["section"]["timing"], rec["inputs"]["section"].get("lse_tolerance")
     valued = [r for r in rows if "err" in r]
     worst = max((r["err"] / recheck_tolerance(r, timing) for r in valued), default=None)
-    worst_lse = max((r["lse_err"] / (lse_tol["atol"] + lse_tol["rtol"] * r["lse_ref_absmax"])
-                     for r in valued if "lse_err" in r and lse_tol), default=None)
+    worst_lse = max((r["lse_err"] / lse_limit(r, lse_tol) for r in valued if "lse_err" in r and lse_tol),
+                    default=None)
     drawn = [f"({r['B']},{r['H']},{r['S_q']},{r['S_k']},{r['D']}) {r['dtype']}{' causal' if r['causal'] else ''} "
              f"{r['layout']}" for r in rows if r.get("drawn")]
     fig = (f"worst output error {worst:.2f} of its tolerance" if worst is not None else "none valued") + \

@@ -287,7 +287,7 @@ def test_summary_and_halfwidth():
 LSE = {"atol": 1e-3, "rtol": 1e-4}  # phases/floor.yaml's correctness tolerance, copied by ladder/spec.py
 
 
-def test_an_untimed_check_off_the_reference_fails_and_a_refusal_does_not():
+def test_an_untimed_check_off_the_reference_fails_and_so_does_a_refusal():
     from ladder.gates.performance import untimed_problems
     prob = {"B": 8, "H": 16, "S_q": 2048, "S_k": 2048, "D": 64, "dtype": "bf16", "causal": True, "layout": "bshd"}
     ok = dict(prob, err=1e-3, err_sdpa=1e-3, err_round=5e-4, calls=201)
@@ -296,7 +296,8 @@ def test_an_untimed_check_off_the_reference_fails_and_a_refusal_does_not():
     bad = dict(ok, err=3e-3)
     problems = untimed_problems([ok, bad], "k", TIMING, LSE)
     assert len(problems) == 1 and "S_q2048 S_k2048 D64 bf16 causal bshd" in problems[0] and "0.003" in problems[0]
-    assert untimed_problems([dict(prob, refused="KernelError: attn_fwd returned CUDA error 1")], "k", TIMING, LSE) == []
+    refused = untimed_problems([dict(prob, refused="KernelError: attn_fwd returned CUDA error 1")], "k", TIMING, LSE)
+    assert len(refused) == 1 and "refused it" in refused[0] and "CUDA error 1" in refused[0]
 
 
 def test_a_drawn_problem_off_the_reference_is_named_as_drawn():

@@ -20,18 +20,18 @@ verdict); and the guards. Host launch cost in the timed window withholds verdict
   no leak, so it cannot be the yardstick.)
 The gate fails on an unmet or unresolved target, a time (event or graph) under the physical floor
 (and on any GPU whose peak is unknown: the floor fails closed), a re-checked timed output over
-recheck_k x SDPA's error (and, untimed, the timed sizes in every dtype, mask and layout and
-large problems drawn for the run, their log-sum-exp too, by the correctness gate's tolerance:
-ladder/untimed.py), a graph replay that does not reproduce the eager
-output, an output that does not follow inputs written by a preceding kernel that let it start
-early (PDL), an output not complete when the caller's stream reaches the end of the call, repeat
-runs that differ at the workload's size, two concurrent calls, calls at the same addresses or
-single-row changes that go wrong once the problem is hot (warm_sharing_problems), or a call at a
-workload's size that runs work on a stream other than the caller's or leaves the process's
-settings changed (the sanity gate's confinement rule, ladder/gates/confinement.py, applied once
-per process and workload after the timing). Targets read the reproduction interval, as verdicts
-do; a bound on a figure with one number per process (TFLOP/s, graph per-call time, graph ratio)
-reads the range of those numbers widened by the invocation drift (stats.spread_interval)."""
+recheck_k x SDPA's error (and, untimed, the timed sizes in every dtype, mask and layout and large
+problems drawn for the run, their log-sum-exp too, by the correctness gate's tolerance:
+ladder/untimed.py), a graph replay that does not reproduce the eager output, an output that does
+not follow inputs written by a preceding kernel that let it start early (PDL), an output not
+complete when the caller's stream reaches the end of the call, repeat runs that differ at the
+workload's size, two concurrent calls, calls at the same addresses or single-row changes that go
+wrong once the problem is hot (warm_sharing_problems), or a call at a workload's size that runs
+work on a stream other than the caller's or leaves the process's settings changed (the sanity
+gate's confinement rule, ladder/gates/confinement.py, applied once per process and workload after
+the timing). Targets read the reproduction interval, as verdicts do; a bound on a figure with one
+number per process (TFLOP/s, graph per-call time, graph ratio) reads the range of those numbers
+widened by the invocation drift (stats.spread_interval)."""
 import math
 
 import numpy as np
@@ -189,25 +189,37 @@ def recheck_tolerance(r, timing):
     return timing["recheck_k"] * max(r["err_sdpa"], r["err_round"]) + 1e-7
 
 
+def lse_limit(r, lse_tolerance):
+    """An untimed check's allowed log-sum-exp error: the correctness gate's atol + rtol x the
+    reference's largest |lse| (lse_tolerance: the performance section's copy of them)."""
+    return lse_tolerance["atol"] + lse_tolerance["rtol"] * r["lse_ref_absmax"]
+
+
 def untimed_problems(checks, candidate, timing, lse_tolerance):
     """ladder/gpu/performance.py's untimed value checks (process 0's: the timed sizes in every
     dtype, mask and layout, and the problems drawn for the run), or None (records older than the
     check). The output is judged as the timed re-checks are; the log-sum-exp as the correctness
     gate judges it (lse_tolerance: its atol + rtol x the reference's largest |lse|), where the
-    record has it (not in the twenty-seventh session's dry run)."""
+    record has it (not in the twenty-seventh session's dry run). A refusal fails: the ABI
+    (kernels/attn_abi.h) lets a kernel refuse what it does not support, and every one of these
+    problems has a dtype, head dim and layout the correctness gate already required it to answer,
+    at sizes the ABI says it takes (any B, H, S_q, S_k); refusing only where no workload times
+    would leave the output there unvalued."""
     out = []
     for r in checks or []:
-        if "err" not in r:  # refused: allowed, and not judged
-            continue
         where = (f"{shape_label(r)} {r['layout']}, untimed "
                  + ("(drawn for this run, a large problem no workload times)" if r.get("drawn") else "at a timed size"))
+        if "err" not in r:
+            out.append(f"{where}: {candidate} refused it ({r.get('refused')}), though it answers this dtype, head "
+                       "dim and layout elsewhere and the ABI takes any sizes")
+            continue
         if not r["err"] <= recheck_tolerance(r, timing):
             out.append(f"{where}: {candidate}'s output is off the float64 reference by {r['err']:.3g}, over "
                        f"{timing['recheck_k']:g}x SDPA's error (a path taken only where the workloads do not time?)")
         if "lse_err" in r and lse_tolerance is None:
             out.append(f"{where}: no log-sum-exp tolerance in the performance section to judge it by (fails closed)")
         elif "lse_err" in r:
-            tol = lse_tolerance["atol"] + lse_tolerance["rtol"] * r["lse_ref_absmax"]
+            tol = lse_limit(r, lse_tolerance)
             if not r["lse_err"] <= tol:
                 out.append(f"{where}: {candidate}'s log-sum-exp is off the float64 reference by {r['lse_err']:.3g}, "
                            f"over the correctness gate's tolerance {tol:.3g}")

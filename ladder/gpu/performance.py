@@ -76,8 +76,9 @@ def exact_in_both_dtypes(x):
 def untimed_checks(kernel, prob, seed):
     """One of ladder/untimed.py's problems, in each of its dtypes and layouts: UNTIMED_CALLS
     calls, then one more on fresh contents (the same values in every dtype and layout) into a
-    poisoned output and log-sum-exp, against one float64 reference. A refusal is recorded, not judged: refusing a
-    call is allowed, answering it wrongly is not. One row per dtype and layout."""
+    poisoned output and log-sum-exp, against one float64 reference. A refusal is recorded (the
+    gate fails it: every such problem is one kernels/attn_abi.h says a kernel accepts). One row
+    per dtype and layout."""
     scale, causal = prob["D"] ** -0.5, prob["causal"]
     size = {k: prob[k] for k in ("B", "H", "S_q", "S_k", "D")}
     fresh = [exact_in_both_dtypes(x) for x in values(size, {"name": "normal"}, scale, seed + 1)]
@@ -266,8 +267,8 @@ def run(orders):
         _log(f"process {orders['process']}: workload {w['name']}")
         out["workloads"].append(workload(w, wi, orders, kernels, flusher, blocker, clock, producer))
     if confine and orders["process"] == 0:
-        # The timed sizes in the dtypes, masks and layouts the workloads do not time, and the
-        # problems drawn for this run (ladder/untimed.py).
+        # The timed sizes in every dtype, mask and layout, and the problems drawn for this run
+        # (ladder/untimed.py).
         seed, draw = orders["timing"]["seed"] * 1_000_003 + 11, orders.get("draw_seed")
         probs = untimed_at_timed_sizes([w for w in orders["workloads"] if w])
         probs += [dict(p, drawn=True) for p in (untimed_drawn(draw) if draw is not None else [])]

@@ -131,7 +131,7 @@ def main(argv=None):
     k.add_argument("--only", action="append", help="run only this control (repeatable)")
     k.add_argument("--build-only", action="store_true", help="only the controls the build gate (or the spec) rejects")
     k.add_argument("--resume", action="store_true", help="reuse each control's fresh gate evidence instead of re-running")
-    k.add_argument("--tabulate", metavar="DEVICE", help="run nothing: the table from DEVICE's fresh control evidence")
+    k.add_argument("--tabulate", metavar="DEVICE", help="run nothing: the table from DEVICE's control evidence, stale records marked stale and not counted")
     k.add_argument("--jobs", type=int, metavar="N", help="controls at once (default: one per CPU core, at most 16)")
     k.set_defaults(fn=cmd_controls)
     sub.add_parser("calibrate", help="calibrate the verdict statistics in the gate's regime").set_defaults(fn=cmd_calibrate)

@@ -29,7 +29,9 @@ def problems(rec):
 def run_control(control_dir, echo=print, resume=False, device=None, run=True):
     """{control, expect, outcomes: [[gate, status, reason, input hash, problems]]}. resume: a gate whose
     evidence is already fresh is not run again (its record stands), as make would. run=False:
-    nothing runs; a gate with no fresh evidence on `device` is recorded as missing."""
+    nothing runs; a gate with no pass or fail on record on `device` is recorded as missing, and
+    one whose record is stale is read as recorded and named in the entry's "stale" list (what that
+    run saw, which a table must not count as today's)."""
     expect = load_expect(control_dir)
     entry = {"control": control_dir.name, "expect": expect}
     try:
@@ -40,25 +42,29 @@ def run_control(control_dir, echo=print, resume=False, device=None, run=True):
     if expect["gate"] == "spec":
         return dict(entry, outcomes=outcomes)
     device, toolchain = device or device_name(), nvcc_version()
+    stale = []
     for gate in spec.gates[: spec.gates.index(expect["gate"]) + 1]:
         rec = evidence.read(evidence_dir(device, spec.dir) / f"{gate}.json")
-        fresh = (resume or not run) and rec and evidence.status(rec) in ("pass", "fail") and \
-            freshness.staleness(rec, spec, device, toolchain) is None
+        decided = rec is not None and evidence.status(rec) in ("pass", "fail")
+        fresh = (resume or not run) and decided and freshness.staleness(rec, spec, device, toolchain) is None
         if not fresh and not run:
-            outcomes.append([gate, "missing", "no fresh evidence for this gate on record", None])
-            break
-        if not fresh:
+            if not decided:
+                outcomes.append([gate, "missing", "no fresh evidence for this gate on record", None])
+                break
+            stale.append(gate)
+        elif not fresh:
             runner.run(spec, gates=[gate], echo=echo)
             rec = evidence.read(evidence_dir(device, spec.dir) / f"{gate}.json")
         outcomes.append([gate, evidence.status(rec), rec["derived"]["reason"], rec["inputs"]["hash"], problems(rec)])
         if evidence.status(rec) != "pass":
             break
-    return dict(entry, outcomes=outcomes)
+    return dict(entry, outcomes=outcomes, **({"stale": stale} if stale else {}))
 
 
 def main(only=None, build_only=False, resume=False, tabulate=None, jobs=None):
-    """tabulate=DEVICE: run nothing; the table from that device's fresh control evidence alone
-    (for a run cut off after its controls' gates were recorded but before the table was).
+    """tabulate=DEVICE: run nothing; the table from that device's control evidence (for a run cut
+    off after its controls' gates were recorded but before the table was), a control read from
+    stale records marked stale and not counted as matched.
     jobs: controls run at once (default: one per CPU core, at most MAX_JOBS)."""
     started, t0 = evidence.now(), time.time()
     dirs = [d for d in control_dirs() if not only or d.name in only]

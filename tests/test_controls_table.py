@@ -36,3 +36,47 @@ def test_the_problems_kept_with_an_outcome_are_every_configs_list():
     assert problems(rec) == LISTED
     assert problems({"derived": {"reason": "fail: x"}}) == []  # a gate that lists none
     assert problems({"derived": {"configs": {"default": {"trials": 3}}}}) == []
+
+
+def test_a_control_read_from_stale_records_is_shown_but_never_counted_as_matched():
+    from ladder.gates.controls import derive, render
+    entry = dict(_entry(["sanity", "fail", SUMMARY, "h", LISTED]), stale=["launch", "sanity"])
+    r = row(entry)
+    assert (r["match"], r["match_when_recorded"], r["stale"]) == (None, True, ["launch", "sanity"])
+    fresh = dict(_entry(["sanity", "fail", SUMMARY, "h", LISTED]), control="d")
+    d = derive({"controls": [entry, fresh]}, {})
+    assert d["matched"] == 1 and d["status"] == "fail"
+    assert "1 read from stale records only (1 of them matched when recorded): c" in d["reason"]
+    table = render(d["rows"])
+    assert "| sanity (fail, stale: launch, sanity) | stale (yes when recorded) |" in table
+    assert "| sanity (fail) | yes |" in table
+
+
+def test_a_table_of_fresh_records_derives_as_before():
+    """Rows with no stale gate carry no new fields, so tables recorded before stale rows existed
+    re-derive byte for byte (check-evidence re-derives every record)."""
+    r = row(_entry(["sanity", "fail", SUMMARY, "h", LISTED]))
+    assert "stale" not in r and "match_when_recorded" not in r
+    passed = row({"control": "c", "expect": EXPECT, "outcomes": [["spec", "pass", "loads", None]],
+                  "stale": ["spec"]})
+    assert (passed["match"], passed["match_when_recorded"]) == (None, False)
+
+
+def test_tabulating_reads_a_stale_record_as_recorded_and_names_its_gate(monkeypatch):
+    """run_control(run=False) over the committed H200 records of a sanity control: with freshness
+    answered as stale, the same outcomes come back with every gate read named stale; answered
+    fresh, no stale list. Nothing runs either way."""
+    import pytest
+    from ladder import controls, freshness, runner
+    from ladder.layout import CONTROLS, EVIDENCE
+    d = CONTROLS / "first_head_only"
+    if not (EVIDENCE / "h200" / "controls" / "first_head_only" / "sanity.json").is_file():
+        pytest.skip("no committed H200 records of first_head_only")
+    monkeypatch.setattr(runner, "run", lambda *a, **k: pytest.fail("tabulating ran a gate"))
+    monkeypatch.setattr(freshness, "staleness", lambda *a, **k: None)
+    fresh = controls.run_control(d, device="h200", run=False)
+    monkeypatch.setattr(freshness, "staleness", lambda *a, **k: "recorded for older sources")
+    stale = controls.run_control(d, device="h200", run=False)
+    assert "stale" not in fresh and fresh["outcomes"] == stale["outcomes"]
+    assert stale["stale"] == [o[0] for o in stale["outcomes"][1:]]
+    assert stale["outcomes"][-1][:2] == ["sanity", "fail"]

@@ -3,7 +3,9 @@
 gate.yaml was rejected on load). A control matches when that gate failed for that reason: its
 reason line, or any problem the gate listed beyond the first three that line names (a control
 whose checks trip in an order that depends on a race, sk_no_fold, can list its expected one
-later). Outcomes recorded before the problems were kept have four fields."""
+later). Outcomes recorded before the problems were kept have four fields. A table tabulated
+from records some of which are stale (entry "stale": those gates) shows what they saw, marked
+stale, and never counts them as matched: they say what an older harness or kernel did."""
 import re
 
 from . import special
@@ -16,12 +18,20 @@ def row(entry):
          "expected_reason": expect["reason"]}
     if first is None:
         last = outcomes[-1][0] if outcomes else "?"
-        return dict(r, observed_gate=None, observed_status="pass", reason=f"passed every gate through {last}", match=False)
+        return _marked_stale(dict(r, observed_gate=None, observed_status="pass",
+                                  reason=f"passed every gate through {last}", match=False), entry)
     gate, status, reason = first[:3]
     listed = [reason] + (first[4] if len(first) > 4 else [])
     match = gate == expect["gate"] and status == "fail" and any(re.search(expect["reason"], t, re.I) for t in listed)
-    return dict(r, observed_gate=gate, observed_status=status, reason=reason,
-                match=None if status in ("blocked", "missing") else match)
+    r = dict(r, observed_gate=gate, observed_status=status, reason=reason,
+             match=None if status in ("blocked", "missing") else match)
+    return _marked_stale(r, entry)
+
+
+def _marked_stale(r, entry):
+    if not entry.get("stale"):
+        return r
+    return dict(r, stale=entry["stale"], match_when_recorded=r["match"], match=None)
 
 
 def derive(raw, inputs):
@@ -32,11 +42,16 @@ def derive(raw, inputs):
     missed = [r["control"] for r in rows if r["match"] is False]
     blocked = [r["control"] for r in rows if r["match"] is None and r["observed_status"] == "blocked"]
     missing = [r["control"] for r in rows if r["observed_status"] == "missing"]
+    stale = [r for r in rows if r.get("stale")]
     matched = sum(1 for r in rows if r["match"])
-    if missed or missing:
+    if missed or missing or stale:
         parts = [f"{len(missed)} control(s) not rejected as expected: {', '.join(missed)}"] if missed else []
         parts += [f"{len(missing)} with no fresh evidence at the gate that must reject them: {', '.join(missing)}"] \
             if missing else []
+        if stale:
+            then = sum(1 for r in stale if r["match_when_recorded"])
+            parts += [f"{len(stale)} read from stale records only ({then} of them matched when recorded): "
+                      f"{', '.join(r['control'] for r in stale)}"]
         status, reason = "fail", f"{matched} of {len(rows)} matched; " + "; ".join(parts)
     elif blocked:
         status, reason = "blocked", f"{matched} matched; {len(blocked)} blocked (no CUDA device)"
@@ -53,6 +68,10 @@ def render(rows):
     lines = ["| control | defect | expected gate | observed gate | match | reason |", "|---|---|---|---|---|---|"]
     for r in rows:
         mark = {True: "yes", False: "**NO**", None: r["observed_status"]}[r["match"]]
+        status = r["observed_status"]
+        if r.get("stale"):
+            then = {True: "yes", False: "**NO**", None: status}[r["match_when_recorded"]]
+            mark, status = f"stale ({then} when recorded)", f"{status}, stale: {', '.join(r['stale'])}"
         lines.append(f"| {r['control']} | {cell(r['defect'])} | {r['expected_gate']} | "
-                     f"{r['observed_gate'] or '-'} ({r['observed_status']}) | {mark} | {cell(r['reason'])} |")
+                     f"{r['observed_gate'] or '-'} ({status}) | {mark} | {cell(r['reason'])} |")
     return "\n".join(lines) + "\n"

@@ -208,9 +208,8 @@ def _kinds(device):
     c = evidence.read(device / "controls.json")
     if c:
         d = c["derived"]
-        stale = [r for r in d["rows"] if r.get("stale")]
-        aside = (f" {len(stale)} more read from stale records only, {sum(1 for r in stale if r['match_when_recorded'])} "
-                 "of them rejected as expected when recorded." if stale else "")
+        aside = (f" {d['stale']} more read from stale records only, {d['stale_matched_when_recorded']} of them "
+                 "rejected as expected when recorded." if d.get("stale") else "")
         lines += ["### Negative controls", "", f"{d['matched']} of {len(d['rows'])} controls rejected by the expected "
                   f"gate for the expected reason ({d['status']}).{aside}", "", render(d["rows"])]
     cal = evidence.read(device / "calibration.json")

@@ -45,7 +45,7 @@ def test_a_control_read_from_stale_records_is_shown_but_never_counted_as_matched
     assert (r["match"], r["match_when_recorded"], r["stale"]) == (None, True, ["launch", "sanity"])
     fresh = dict(_entry(["sanity", "fail", SUMMARY, "h", LISTED]), control="d")
     d = derive({"controls": [entry, fresh]}, {})
-    assert d["matched"] == 1 and d["status"] == "fail"
+    assert (d["matched"], d["stale"], d["stale_matched_when_recorded"], d["status"]) == (1, 1, 1, "fail")
     assert "1 read from stale records only (1 of them matched when recorded): c" in d["reason"]
     table = render(d["rows"])
     assert "| sanity (fail, stale: launch, sanity) | stale (yes when recorded) |" in table
@@ -55,10 +55,12 @@ def test_a_control_read_from_stale_records_is_shown_but_never_counted_as_matched
 def test_a_table_of_fresh_records_derives_as_before():
     """Rows with no stale gate carry no new fields, so tables recorded before stale rows existed
     re-derive byte for byte (check-evidence re-derives every record)."""
-    r = row(_entry(["sanity", "fail", SUMMARY, "h", LISTED]))
-    assert "stale" not in r and "match_when_recorded" not in r
-    passed = row({"control": "c", "expect": EXPECT, "outcomes": [["spec", "pass", "loads", None]],
-                  "stale": ["spec"]})
+    from ladder.gates.controls import derive
+    entry = _entry(["sanity", "fail", SUMMARY, "h", LISTED])
+    assert "stale" not in row(entry) and "match_when_recorded" not in row(entry)
+    assert set(derive({"controls": [entry]}, {})) == {"status", "reason", "rows", "matched"}
+    passed = row({"control": "c", "expect": EXPECT, "stale": ["build"],
+                  "outcomes": [["spec", "pass", "loads", None], ["build", "pass", "built", "h"]]})
     assert (passed["match"], passed["match_when_recorded"]) == (None, False)
 
 

@@ -44,20 +44,21 @@ def derive(raw, inputs):
     missing = [r["control"] for r in rows if r["observed_status"] == "missing"]
     stale = [r for r in rows if r.get("stale")]
     matched = sum(1 for r in rows if r["match"])
+    # only tables that read stale records carry these, so older tables re-derive as recorded
+    counts = {"stale": len(stale), "stale_matched_when_recorded": sum(1 for r in stale if r["match_when_recorded"])} \
+        if stale else {}
     if missed or missing or stale:
         parts = [f"{len(missed)} control(s) not rejected as expected: {', '.join(missed)}"] if missed else []
         parts += [f"{len(missing)} with no fresh evidence at the gate that must reject them: {', '.join(missing)}"] \
             if missing else []
-        if stale:
-            then = sum(1 for r in stale if r["match_when_recorded"])
-            parts += [f"{len(stale)} read from stale records only ({then} of them matched when recorded): "
-                      f"{', '.join(r['control'] for r in stale)}"]
+        parts += [f"{counts['stale']} read from stale records only ({counts['stale_matched_when_recorded']} of them "
+                  f"matched when recorded): {', '.join(r['control'] for r in stale)}"] if stale else []
         status, reason = "fail", f"{matched} of {len(rows)} matched; " + "; ".join(parts)
     elif blocked:
         status, reason = "blocked", f"{matched} matched; {len(blocked)} blocked (no CUDA device)"
     else:
         status, reason = "pass", f"all {len(rows)} controls rejected by the expected gate for the expected reason"
-    return {"status": status, "reason": reason, "rows": rows, "matched": matched}
+    return {"status": status, "reason": reason, "rows": rows, "matched": matched, **counts}
 
 
 def render(rows):
@@ -66,12 +67,15 @@ def render(rows):
         return " ".join(str(text).split()).replace("|", "\\|")
 
     lines = ["| control | defect | expected gate | observed gate | match | reason |", "|---|---|---|---|---|---|"]
+    def marked(match, status):
+        return {True: "yes", False: "**NO**", None: status}[match]
+
     for r in rows:
-        mark = {True: "yes", False: "**NO**", None: r["observed_status"]}[r["match"]]
         status = r["observed_status"]
+        mark = marked(r["match"], status)
         if r.get("stale"):
-            then = {True: "yes", False: "**NO**", None: status}[r["match_when_recorded"]]
-            mark, status = f"stale ({then} when recorded)", f"{status}, stale: {', '.join(r['stale'])}"
+            mark = f"stale ({marked(r['match_when_recorded'], status)} when recorded)"
+            status = f"{status}, stale: {', '.join(r['stale'])}"
         lines.append(f"| {r['control']} | {cell(r['defect'])} | {r['expected_gate']} | "
                      f"{r['observed_gate'] or '-'} ({status}) | {mark} | {cell(r['reason'])} |")
     return "\n".join(lines) + "\n"

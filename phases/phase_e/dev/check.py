@@ -32,6 +32,10 @@ LIBS = {
     "e": (E, []),
     "e_trap": (E, ["-DATTN_SPIN_TRAP=1"]),
     "e_pp1": (E, ["-DPINGPONG=1"]),                                # with ping-pong
+    # thirty-second session: turns at d=64 only, around the GEMM issue (pp64) or the softmax (pps64)
+    "e_pp64": (E, ["-DPINGPONG_D64=1"]),
+    "e_pps64": (E, ["-DPINGPONG_D64=1", "-DPP_SOFTMAX=1"]),
+    "e_pps64_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DPINGPONG_D64=1", "-DPP_SOFTMAX=1"]),
     "e_split": (E, ["-DSPLIT_KV=1"]),                              # with cluster split-KV
     "e_split_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSPLIT_KV=1"]),
     "e_nopdl": (E, ["-DATTN_PDL=0"]),                              # no programmatic dependent launch

@@ -177,11 +177,6 @@
 #ifndef PINGPONG_D128
 #define PINGPONG_D128 0
 #endif
-// PP_SOFTMAX (thirty-second session, dev): where ping-pong holds, the turn covers each tile's
-// softmax instead of its GEMM issue, so that one consumer warpgroup at a time runs exponentials.
-#ifndef PP_SOFTMAX
-#define PP_SOFTMAX 0
-#endif
 #ifndef ATTN_PDL       // 1: launch with programmatic stream serialisation (griddepcontrol in-kernel)
 #define ATTN_PDL 1
 #endif
@@ -2085,27 +2080,6 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
     if constexpr (C::PP) {
       if (n_wg > 0 && cw == C::CWG - 1) named_bar_arrive(PPB, 256);
     }
-    // PP_SOFTMAX: the turn around the softmax. ptxas moves register arithmetic across named
-    // barriers (an empty asm pins nothing in SASS), so the order is made a data dependence: the
-    // running max reads a shared-memory word loaded after the wait (masked to +0 by p.zero, which
-    // the compiler cannot see), and the hand-over's barrier id reads the row sums, which every
-    // exponential of the tile feeds.
-    auto pps_begin = [&](float (&mm)[2]) {
-      if constexpr (C::PP) {
-        pp_begin();
-        uint32_t w;
-        asm volatile("ld.shared.u32 %0, [%1];\n" : "=r"(w) : "r"(sb) : "memory");
-        const float z = __uint_as_float(w & p.zero);
-        mm[0] += z;
-        mm[1] += z;
-      }
-    };
-    auto pps_end = [&](const float (&ll)[2]) {
-      if constexpr (C::PP) {
-        const int dep = int(__float_as_uint(ll[0] + ll[1]) & p.zero);
-        named_bar_arrive(PPB + (cw + 1) % C::CWG + dep, 256);
-      }
-    };
 
     float o[C::OA / 2];
     float s[C::BN / 2];
@@ -2136,11 +2110,11 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
         {
           const int i0 = tix(0), s0 = stg(i0);
           mbar_wait(k_full(s0), phs(i0));
-          if (!PP_SOFTMAX) pp_begin();
+          pp_begin();
           wgmma_fence();
           issue_qk<C>(s, q_desc, k_desc(s0));
           wgmma_commit();
-          if (!PP_SOFTMAX) pp_end(false);
+          pp_end(false);
           release_pend();  // the previous item's O store has had this long to read its stage
           wgmma_wait<0>();
           pin(s);
@@ -2150,9 +2124,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
             else mbar_arrive(k_empty(s0));
           }
           if (j0 + i0 >= n_full) apply_mask<C, CAUSAL>(s, row0, (j0 + i0) * C::BN, p.S_k, t);
-          if (PP_SOFTMAX) pps_begin(m);
           softmax_tile<C>(s, m, l, alpha, scale_log2);  // O = 0: alpha unused
-          if (PP_SOFTMAX) pps_end(l);
           ATTN_HOLD(st_d);  // (d)
           convert_p<C>(s, pf);
         }
@@ -2165,13 +2137,13 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
           mbar_wait(v_full(sv), phs(ip));
           pin(o);
           pin(pf);
-          if (!PP_SOFTMAX) pp_begin();
+          pp_begin();
           wgmma_fence();
           issue_qk<C>(s, q_desc, k_desc(sk));  // S(j)
           wgmma_commit();
           issue_pv<C>(o, pf, v_desc(sv));      // O += P(j-1)·V(j-1)
           wgmma_commit();
-          if (!PP_SOFTMAX) pp_end(false);
+          pp_end(false);
           wgmma_wait<1>();                     // S(j) has landed; P·V may still run
           pin(s);
           if (leader) {
@@ -2179,9 +2151,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
             else mbar_arrive(k_empty(sk));
           }
           if (j >= n_full) apply_mask<C, CAUSAL>(s, row0, j * C::BN, p.S_k, t);
-          if (PP_SOFTMAX) pps_begin(m);
           softmax_tile<C>(s, m, l, alpha, scale_log2);
-          if (PP_SOFTMAX) pps_end(l);
           wait_pv_and_rescale<C>(o, alpha, p.zero);  // P(j-1)·V(j-1) done: O and P ours again
           pin(pf);
           if (leader) mbar_arrive(v_empty(sv));

@@ -2,7 +2,9 @@
 # Thirty-second session: is the d=64 loop's time the exponentials' and the tensor cores' time
 # added up (they cannot share an SM) or a schedule that lets the three consumer warpgroups run
 # their softmaxes at once (NOTES.md, "Session of 2026-12-07 (thirty-second)")? Built on the CPU
-# beforehand and carried in phases/phase_e/dev/.build:
+# beforehand, with pp_softmax.patch applied to kernel.cu (a dev switch kept out of the shipped
+# source, whose every record hashes it), and carried in phases/phase_e/dev/.build:
+#   git apply phases/phase_e/dev/runs/thirtysecond/pp_softmax.patch
 #   python3 phases/phase_e/dev/check.py --out /tmp/bld --bundle "" --stages build \
 #       --libs e,d,e_pp64,e_pps64,e_pps64_trap
 #   nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a \

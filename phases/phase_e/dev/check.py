@@ -36,6 +36,12 @@ LIBS = {
     "e_pp64": (E, ["-DPINGPONG_D64=1"]),
     "e_pps64": (E, ["-DPINGPONG_D64=1", "-DPP_SOFTMAX=1"]),
     "e_pps64_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DPINGPONG_D64=1", "-DPP_SOFTMAX=1"]),
+    "e_pph64": (E, ["-DPINGPONG_D64=1", "-DPP_SOFTMAX=2"]),         # the turn handed over once S landed
+    "e_pph64_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DPINGPONG_D64=1", "-DPP_SOFTMAX=2"]),
+    # Q·Kᵀ one tile ahead into a second S (LOOKAHEAD_D64), 64-key tiles; and 64-key tiles alone
+    "e_la64": (E, ["-DLOOKAHEAD_D64=1", "-DBLOCK_N_D64=64"]),
+    "e_la64_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DLOOKAHEAD_D64=1", "-DBLOCK_N_D64=64"]),
+    "e_bn64": (E, ["-DBLOCK_N_D64=64"]),
     "e_split": (E, ["-DSPLIT_KV=1"]),                              # with cluster split-KV
     "e_split_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSPLIT_KV=1"]),
     "e_nopdl": (E, ["-DATTN_PDL=0"]),                              # no programmatic dependent launch

@@ -42,6 +42,7 @@ LIBS = {
     "e_la64": (E, ["-DLOOKAHEAD_D64=1", "-DBLOCK_N_D64=64"]),
     "e_la64_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DLOOKAHEAD_D64=1", "-DBLOCK_N_D64=64"]),
     "e_bn64": (E, ["-DBLOCK_N_D64=64"]),
+    "e_la64w2": (E, ["-DLOOKAHEAD_D64=1", "-DCONSUMER_WG_D64=2", "-DPERSIST=0"]),  # two consumers, 128-key tiles
     "e_split": (E, ["-DSPLIT_KV=1"]),                              # with cluster split-KV
     "e_split_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DSPLIT_KV=1"]),
     "e_nopdl": (E, ["-DATTN_PDL=0"]),                              # no programmatic dependent launch

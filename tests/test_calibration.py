@@ -57,3 +57,22 @@ def test_noisy_samples_fail_calibration_and_say_why():
     cfg = load_calibration()
     d = derive(_raw(cfg, noise=10.0), {"section": cfg})
     assert d["status"] == "fail" and "found" in d["reason"]
+
+
+def test_calibrate_refuses_without_the_phase_build_record(monkeypatch):
+    """On a machine with a GPU but no build record of the calibrated phase, `ladder calibrate`
+    stops before measuring: the record's input hash reads that build record, so a calibration
+    made without it would be stale on arrival. Nothing is written."""
+    import pytest
+
+    from ladder import calibration
+    from ladder.errors import LadderError
+    from ladder.layout import device_dir
+
+    device = "no-such-device-for-test"
+    monkeypatch.setattr(calibration, "cuda_probe", lambda: {"available": True, "reason": ""})
+    monkeypatch.setattr(calibration, "device_name", lambda: device)
+    monkeypatch.setattr(calibration, "run_ninja", lambda *a, **k: pytest.fail("built before the check"))
+    with pytest.raises(LadderError, match="build record of phase_c"):
+        calibration.main()
+    assert not device_dir(device).exists()

@@ -7,8 +7,7 @@ from . import evidence, freshness
 from .collect.performance import phase_config
 from .gates import child_failure
 from .environment import cuda_probe, device_name, environment, git_state, versions
-from .errors import LadderError
-from .layout import device_dir, evidence_dir, find_phase, rel
+from .layout import device_dir, find_phase
 from .registry import derive_fn
 from .spec import load_spec
 from .toolchain.helpers import shared_library
@@ -25,14 +24,6 @@ def main():
     device = device_name()
     started, t0 = evidence.now(), time.time()
     spec = load_spec(find_phase(cfg["phase"]))
-    build_json = evidence_dir(device, spec.dir) / "build.json"
-    if probe["available"] and evidence.read(build_json) is None:
-        # The input hash reads the build record's toolchain and headers: without the record a
-        # calibration would be stale on arrival (thirty-second session: a device call that sent
-        # no evidence made one).
-        raise LadderError(f"calibrate: no build record of {spec.name} on {device} ({rel(build_json)}), "
-                          f"which the calibration's input hash reads; run `ladder run {spec.name} --gate build` "
-                          f"on this machine first, or send the record with the call")
     inputs = freshness.calibration_inputs(spec, device)
     log = []
     if not probe["available"]:

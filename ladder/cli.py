@@ -79,7 +79,11 @@ def cmd_controls(args):
 
 
 def cmd_calibrate(args):
-    from . import calibration
+    from . import calibration, preflight, runner
+    from .spec import load_calibration
+    if runner.cuda_probe().get("available"):
+        preflight.build_records_present([load_spec(_phase(load_calibration()["phase"]))], runner.device_name(),
+                                        "calibrate")
     return calibration.main()
 
 
@@ -89,7 +93,9 @@ def cmd_reproduce(args):
 
 
 def cmd_seqlen(args):
-    from . import seqlen
+    from . import preflight, runner, seqlen
+    if runner.cuda_probe().get("available"):
+        preflight.build_records_present([load_spec(d) for d in phase_dirs()], runner.device_name(), "seqlen")
     return seqlen.main()
 
 

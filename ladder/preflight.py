@@ -26,3 +26,17 @@ def build_outputs_present(spec, gates, device):
                 raise LadderError(f"{spec.name} / {gate}: the build output {path} of configuration {name!r} is "
                                   f"missing on this machine: run the build gate first (ladder run {spec.name} "
                                   f"--gate build --gate {gate}); nothing was recorded")
+
+
+def build_records_present(specs, device, command):
+    """Raises LadderError naming the first of `specs` with no build record on this machine.
+    calibrate and seqlen hash each compared phase's build inputs with the toolchain and headers
+    its build record names: run without the record (a device call that sent no evidence), the
+    record they write would be stale on arrival (thirty-second session: a calibration was)."""
+    from . import evidence
+    for spec in specs:
+        path = evidence_dir(device, spec.dir) / "build.json"
+        if evidence.read(path) is None:
+            raise LadderError(f"{command}: no build record of {spec.name} on {device} ({path}), which "
+                              f"{command}'s input hash reads: run `ladder run {spec.name} --gate build` on "
+                              f"this machine first, or send the record with the call; nothing was recorded")

@@ -59,20 +59,23 @@ def test_noisy_samples_fail_calibration_and_say_why():
     assert d["status"] == "fail" and "found" in d["reason"]
 
 
-def test_calibrate_refuses_without_the_phase_build_record(monkeypatch):
-    """On a machine with a GPU but no build record of the calibrated phase, `ladder calibrate`
-    stops before measuring: the record's input hash reads that build record, so a calibration
-    made without it would be stale on arrival. Nothing is written."""
+
+def test_calibrate_and_seqlen_refuse_without_build_records(monkeypatch, capsys):
+    """On a machine with a GPU but no build record of a phase they compare, `ladder calibrate`
+    and `ladder seqlen` stop before measuring: their input hashes read those records, so what
+    they wrote without them would be stale on arrival. Nothing is written."""
     import pytest
 
-    from ladder import calibration
-    from ladder.errors import LadderError
+    from ladder import calibration, cli, runner, seqlen
     from ladder.layout import device_dir
 
     device = "no-such-device-for-test"
-    monkeypatch.setattr(calibration, "cuda_probe", lambda: {"available": True, "reason": ""})
-    monkeypatch.setattr(calibration, "device_name", lambda: device)
-    monkeypatch.setattr(calibration, "run_ninja", lambda *a, **k: pytest.fail("built before the check"))
-    with pytest.raises(LadderError, match="build record of phase_c"):
-        calibration.main()
+    monkeypatch.setattr(runner, "cuda_probe", lambda: {"available": True, "reason": ""})
+    monkeypatch.setattr(runner, "device_name", lambda: device)
+    monkeypatch.setattr(calibration, "main", lambda: pytest.fail("calibrate ran"))
+    monkeypatch.setattr(seqlen, "main", lambda: pytest.fail("seqlen ran"))
+    assert cli.main(["calibrate"]) == 2
+    assert "no build record of phase_c" in capsys.readouterr().err
+    assert cli.main(["seqlen"]) == 2
+    assert "no build record of phase_a" in capsys.readouterr().err
     assert not device_dir(device).exists()

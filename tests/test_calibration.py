@@ -59,7 +59,6 @@ def test_noisy_samples_fail_calibration_and_say_why():
     assert d["status"] == "fail" and "found" in d["reason"]
 
 
-
 def test_calibrate_and_seqlen_refuse_without_build_records(monkeypatch, capsys):
     """On a machine with a GPU but no build record of a phase they compare, `ladder calibrate`
     and `ladder seqlen` stop before measuring: their input hashes read those records, so what

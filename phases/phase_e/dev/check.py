@@ -32,7 +32,9 @@ LIBS = {
     "e": (E, []),
     "e_trap": (E, ["-DATTN_SPIN_TRAP=1"]),
     "e_pp1": (E, ["-DPINGPONG=1"]),                                # with ping-pong
-    # thirty-second session: turns at d=64 only, around the GEMM issue (pp64) or the softmax (pps64)
+    # thirty-second session: turns at d=64 only, around the GEMM issue (pp64) or the softmax (pps64).
+    # PP_SOFTMAX and LOOKAHEAD_D64 exist only with dev/runs/thirtysecond/pp_softmax.patch applied
+    # (build() refuses a switch the source does not name).
     "e_pp64": (E, ["-DPINGPONG_D64=1"]),
     "e_pps64": (E, ["-DPINGPONG_D64=1", "-DPP_SOFTMAX=1"]),
     "e_pps64_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DPINGPONG_D64=1", "-DPP_SOFTMAX=1"]),
@@ -232,6 +234,12 @@ def build(out, only=None):
         if only and name not in only:
             continue
         src = f"{srcdir}/kernel.cu"
+        # A -D switch the source never names builds the default under the variant's name.
+        text = (ROOT / src).read_text() if (ROOT / src).is_file() else None  # missing: nvcc says so
+        absent = [d for d in defs if text is not None and d[2:].split("=")[0] not in text]
+        if absent:
+            print(f"build {name}: {src} does not name {absent} (a patch not applied?)")
+            return False
         jobs.append((name, [NVCC, *BASE, "-I", srcdir, *defs, "-Xcompiler", "-fPIC", "-shared",
                             "-o", str(BUILD / f"{name}.so"), src]))
     if not only:

@@ -27,6 +27,10 @@ SHAPES = {  # (B, H, S, D, causal)
     "d64": ((8, 16, 2048, 64, False), (8, 16, 2048, 64, True), (16, 16, 512, 64, False),
             (16, 16, 512, 64, True), (4, 16, 4096, 128, False)),
     "loop64": ((8, 16, 2048, 64, False), (4, 16, 4096, 64, False), (2, 16, 8192, 64, False)),
+    # thirty-third session: the rows the chained persistent d=64 kernel takes (non-causal, 513..4096
+    # keys), then two it leaves alone (causal d=64, d=128).
+    "chain64": ((8, 16, 2048, 64, False), (4, 16, 4096, 64, False), (16, 16, 1024, 64, False),
+                (8, 16, 2048, 64, True), (4, 16, 4096, 128, False)),
     # twenty-third session: the rows WIDE_D64 takes (d=64 non-causal, 513..4096 keys; 2048 and 1024
     # keys end in a partial 192-key tile, 4096 too), then two it leaves alone (causal, d=128).
     "wide64": ((8, 16, 2048, 64, False), (4, 16, 4096, 64, False), (16, 16, 1024, 64, False),

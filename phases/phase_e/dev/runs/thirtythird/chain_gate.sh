@@ -14,6 +14,7 @@ set -u
 L=/tmp/chain_logs; mkdir -p "$L"; t0=$SECONDS
 B=phases/phase_e/dev/.build
 M=$(python3 -c "from ladder.environment import device_name; print(device_name())")
+[ -f "evidence/$M/phase_d/build.json" ] || { echo "no staged records for $M: make phase_e will not run"; NO_MAKE=1; }
 echo "machine $M"
 for lib in e_main_trap e_sk1_trap; do
   LSE_GATE=1 timeout 150 python3 phases/phase_e/dev/check.py --out "$L/chk_$lib" --bundle "" --stage "correct:$lib" \
@@ -32,7 +33,7 @@ echo "tv1 rc $? ($((SECONDS - t0)) s)"; cat "$L/tv1.log"
 r=$(grep "^(8, 16, 2048, 64, False)" "$L/tv1.log" | grep -o "e_pd0/e=[0-9.]*" | cut -d= -f2)
 echo "e_pd0/e at (8,16,2048,64): ${r:-none}"
 tar czf "$OUT/logs.tgz" -C /tmp chain_logs
-if [ "$ok" = 1 ] && [ -n "$r" ] && python3 -c "import sys; sys.exit(0 if 1/float('$r') < float('${RATIO_MAX:-0.985}') else 1)"; then
+if [ -z "${NO_MAKE:-}" ] && [ "$ok" = 1 ] && [ -n "$r" ] && python3 -c "import sys; sys.exit(0 if 1/float('$r') < float('${RATIO_MAX:-0.985}') else 1)"; then
   /usr/bin/time -f "make phase_e wall %e s" timeout $((585 - (SECONDS - t0))) make phase_e > "$L/make_phase_e.log" 2>&1
   echo "make phase_e rc $? ($((SECONDS - t0)) s)"; tail -25 "$L/make_phase_e.log"
   tar czf "$OUT/evidence_$M.tgz" "evidence/$M"

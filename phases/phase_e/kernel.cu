@@ -7,7 +7,10 @@
 // shared memory by the last of them, SHORT_FOLD_LAST; on by default), PERSIST (the d=128
 // non-causal main kernel on rows of up to PERSIST_MAX_KEYS keys runs one CTA per SM over work
 // items, loading the next item's Q while the current one finishes and staging O in its last K
-// stage; on by default), SK_TAIL (that kernel's last two rounds split stream-K style into one
+// stage; on by default), PERSIST_D64 (the d=64 non-causal main kernel persistent too, each
+// consumer warpgroup chaining its items: the next item's first Q·Kᵀ and softmax run beside the
+// last P·V, Q is double-buffered and O stored from a buffer of its own; on by default), SK_TAIL
+// (the persistent kernels' last two rounds split stream-K style into one
 // run of key tiles per CTA, an item cut between two CTAs folded through a per-call workspace;
 // on by default), NEXT_PREFETCH (a main-kernel CTA asks L2 for the tiles of the item that will
 // most likely follow it; on by default), CAUSAL_TAIL (the last heads' causal items heads
@@ -74,6 +77,8 @@
 //   SHORT_FOLD_LAST         1: the key split's last warpgroup folds and stores; 0: the first (default 1)
 //   PERSIST, PERSIST_MAX_KEYS  1: the persistent d=128 non-causal kernel, on rows of up to that
 //                           many keys (default 1, 4096; 0: one CTA per item everywhere)
+//   PERSIST_D64             1: with PERSIST, the d=64 non-causal main kernel persistent, items
+//                           chained (default 1; 0: one CTA per item)
 //   NEXT_PREFETCH           main kernels: 2 / 1 / 0: the likely successor's Q and first K/V / its
 //                           Q / nothing asked into L2 once the ring is full (default 2)
 //   SHORT_BN/_STAGES/_MINB  the short-row kernel's keys per tile, ring depth, CTAs per SM (64 / 2 / 4;

@@ -33,8 +33,10 @@ echo "tv1 rc $? ($((SECONDS - t0)) s)"; cat "$L/tv1.log"
 r=$(grep "^(8, 16, 2048, 64, False)" "$L/tv1.log" | grep -o "e_pd0/e=[0-9.]*" | cut -d= -f2)
 echo "e_pd0/e at (8,16,2048,64): ${r:-none}"
 tar czf "$OUT/logs.tgz" -C /tmp chain_logs
+D=${DEADLINE:-585}  # seconds from the start: the call's limit less a margin for the tar
+if [ $((D - (SECONDS - t0))) -lt 300 ]; then echo "$((D - (SECONDS - t0))) s left: make phase_e will not run"; NO_MAKE=1; fi
 if [ -z "${NO_MAKE:-}" ] && [ "$ok" = 1 ] && [ -n "$r" ] && python3 -c "import sys; sys.exit(0 if 1/float('$r') < float('${RATIO_MAX:-0.985}') else 1)"; then
-  /usr/bin/time -f "make phase_e wall %e s" timeout $((585 - (SECONDS - t0))) make phase_e > "$L/make_phase_e.log" 2>&1
+  /usr/bin/time -f "make phase_e wall %e s" timeout $((D - (SECONDS - t0))) make phase_e > "$L/make_phase_e.log" 2>&1
   echo "make phase_e rc $? ($((SECONDS - t0)) s)"; tail -25 "$L/make_phase_e.log"
   tar czf "$OUT/evidence_$M.tgz" "evidence/$M"
 else

@@ -212,7 +212,8 @@ LIBS = {
     "e_dd_sk1_trap": (E, ["-DATTN_SPIN_TRAP=1", "-DPERS_DEFER=1", "-DSK_TAIL_MIN_TILES=1"]),
     "e_dd0": (E, ["-DPERS_DEFER=0"]),                              # the build before PERS_DEFER
     # Thirty-third session: the d=64 non-causal main kernel persistent with its items chained
-    # (PERSIST_D64, default 1); e_pd0 is the build before it.
+    # (PERSIST_D64, default 1 with dev/runs/thirtythird/chain.patch applied; without the patch
+    # build() refuses e_pd0); e_pd0 is the build before it.
     "e_pd0": (E, ["-DPERSIST_D64=0"]),
     # PERS_DEFER's drain after the first tile's softmax (e_late): level with the shipped build
     # (seventeenth session); dev/runs/seventeenth/pers_defer_late.patch.

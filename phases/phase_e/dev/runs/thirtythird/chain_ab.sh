@@ -1,4 +1,6 @@
 #!/bin/bash
+# (Needs dev/runs/thirtythird/chain.patch applied to phases/phase_e: kernel.cu and gate.yaml were
+# put back to 2b3385c's text at the end of the session, so that the committed records match them.)
 # Thirty-third session, call 1: the chained persistent d=64 kernel (PERSIST_D64=1, the new
 # default `e`) against the build without it (`e_pd0`) and phase_d (`d`); NOTES.md, "Chained items".
 # Libraries built on the CPU: check.py --stages build --libs e,e_pd0,e_trap,e_main_trap,e_sk1_trap,d,

@@ -1,4 +1,6 @@
 #!/bin/bash
+# (Needs dev/runs/thirtythird/chain.patch applied to phases/phase_e: kernel.cu and gate.yaml were
+# put back to 2b3385c's text at the end of the session, so that the committed records match them.)
 # Thirty-third session: one device call that checks the chained persistent d=64 kernel
 # (PERSIST_D64=1, `e`) on the dev harness and, if it is correct and faster than the build
 # without it (`e_pd0`), re-records phase_e with `make phase_e`, to save a machine start (two

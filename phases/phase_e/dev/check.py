@@ -215,6 +215,9 @@ LIBS = {
     # (PERSIST_D64, default 1 with dev/runs/thirtythird/chain.patch applied; without the patch
     # build() refuses e_pd0); e_pd0 is the build before it.
     "e_pd0": (E, ["-DPERSIST_D64=0"]),
+    # With the patch, e_stamps stamps the chained kernel's item starts (points c..h: warpgroup 0
+    # has item 0..5's Q); e_stamps_pd0 is the one-CTA-per-item kernel's usual chain of points.
+    "e_stamps_pd0": (E, ["-DATTN_STAMPS=1", "-DPERSIST_D64=0"]),
     # PERS_DEFER's drain after the first tile's softmax (e_late): level with the shipped build
     # (seventeenth session); dev/runs/seventeenth/pers_defer_late.patch.
     # PERS_DEFER=2 (the whole epilogue under the next item's first Q·Kᵀ) stopped at ptxas's C7518:

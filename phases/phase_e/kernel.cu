@@ -7,7 +7,10 @@
 // shared memory by the last of them, SHORT_FOLD_LAST; on by default), PERSIST (the d=128
 // non-causal main kernel on rows of up to PERSIST_MAX_KEYS keys runs one CTA per SM over work
 // items, loading the next item's Q while the current one finishes and staging O in its last K
-// stage; on by default), SK_TAIL (that kernel's last two rounds split stream-K style into one
+// stage; on by default), PERSIST_D64 (the d=64 non-causal main kernel persistent too, each
+// consumer warpgroup chaining its items: the next item's first Q·Kᵀ and softmax run beside the
+// last P·V, Q is double-buffered and O stored from a buffer of its own; on by default), SK_TAIL
+// (the persistent kernels' last two rounds split stream-K style into one
 // run of key tiles per CTA, an item cut between two CTAs folded through a per-call workspace;
 // on by default), NEXT_PREFETCH (a main-kernel CTA asks L2 for the tiles of the item that will
 // most likely follow it; on by default), CAUSAL_TAIL (the last heads' causal items heads
@@ -74,6 +77,8 @@
 //   SHORT_FOLD_LAST         1: the key split's last warpgroup folds and stores; 0: the first (default 1)
 //   PERSIST, PERSIST_MAX_KEYS  1: the persistent d=128 non-causal kernel, on rows of up to that
 //                           many keys (default 1, 4096; 0: one CTA per item everywhere)
+//   PERSIST_D64             1: with PERSIST, the d=64 non-causal main kernel persistent, items
+//                           chained (default 1; 0: one CTA per item)
 //   NEXT_PREFETCH           main kernels: 2 / 1 / 0: the likely successor's Q and first K/V / its
 //                           Q / nothing asked into L2 once the ring is full (default 2)
 //   SHORT_BN/_STAGES/_MINB  the short-row kernel's keys per tile, ring depth, CTAs per SM (64 / 2 / 4;
@@ -210,6 +215,15 @@
 #endif
 #ifndef PERSIST_MAX_KEYS
 #define PERSIST_MAX_KEYS 4096
+#endif
+// 1: the d=64 non-causal main kernel is persistent too, its items chained: a consumer warpgroup
+// issues the next item's first Q·Kᵀ beside this item's last P·V and runs that tile's softmax under
+// it, then stores this item's O (from a buffer of its own: 192 rows do not fit a 128-key K stage)
+// where a step would rescale. Q is double-buffered, so the next item's Q loads while this one
+// runs. The three consumer warpgroups then never fill or drain an item with the tensor cores idle
+// (NOTES.md, thirty-third session).
+#ifndef PERSIST_D64
+#define PERSIST_D64 1
 #endif
 // 1: the persistent kernel's leader does not wait for its O store to have read shared memory
 // before the next item: it waits (and releases the last tile's K and V stages) once it has issued
@@ -389,7 +403,11 @@ struct Config {
   // PERSIST (non-causal only, decided in the kernel): the main kernel's tile, with O's rows
   // fitting one K stage.
   static constexpr bool PERSISTENT = PERS_ && !SPLIT_ && KS_ == 1 && MINB_ == 1 && PP_ == 0 &&
-                                     OVERLAP && OVL_ && 64 * (CWG_ / KS_) <= BN_;
+                                     OVERLAP && OVL_ && (64 * (CWG_ / KS_) <= BN_ || D_ == 64);
+  // CHAIN (PERSIST_D64): O's rows do not fit a K stage, so the persistent kernel chains its items
+  // instead (two Q buffers, O staged in a buffer of its own; the non-causal kernel only).
+  static constexpr bool CHAIN = PERSISTENT && 64 * (CWG_ / KS_) > BN_;
+  static constexpr int Q_BUFS = CHAIN ? 2 : 1;
   // FLUSH_KEYS: every FL_TILES key tiles, O's accumulator is added into an fp32 copy and
   // restarted (the long-row variant: one CTA per item; the overlapped and the in-turn loop).
   // FL_: 1, the copy in shared memory; 2, in a per-call global workspace, one slot per CTA.
@@ -411,10 +429,6 @@ struct Config {
   }
   static constexpr int PRODUCER_REGS = 24;
   static constexpr int CONSUMER_REGS = PW ? LAUNCH_REGS : consumer_regs(PRODUCER_REGS);
-  // The persistent (non-causal) kernel's producer also walks its work list, SK_TAIL's runs
-  // included: in 24 registers ptxas spilled the run bounds.
-  static constexpr int PRODUCER_REGS_PERS = 40;
-  static constexpr int CONSUMER_REGS_PERS = consumer_regs(PRODUCER_REGS_PERS);
   // What a consumer thread keeps live at its peak: the S (BN/2 fp32) and O (D/2 fp32) fragments,
   // with OVERLAP also the P of the previous tile (BN/4 packed pairs) that its P·V is still
   // reading, plus 32 for softmax state, addresses and loop bookkeeping. Calibrated with ptxas -v
@@ -422,6 +436,11 @@ struct Config {
   // spill-free ones.
   // (L_TENSOR: 4 more accumulator registers, the two sum chains and l gone.)
   static constexpr int REGS_NEEDED = BN / 2 + OA / 2 + (OVL ? BN / 4 : 0) + 32 - (LT ? 4 : 0);
+  // The persistent (non-causal) kernel's producer also walks its work list, SK_TAIL's runs
+  // included: in 24 registers ptxas spilled the run bounds. 32 where 40 would leave the consumers
+  // short (d=64's three consumer warpgroups need 160).
+  static constexpr int PRODUCER_REGS_PERS = consumer_regs(40) >= REGS_NEEDED ? 40 : 32;
+  static constexpr int CONSUMER_REGS_PERS = consumer_regs(PRODUCER_REGS_PERS);
   static_assert(!LS || !OVL_ || !OVERLAP, "L_TENSOR 2 (separate tile sums) runs in the in-turn loop only");
 
   static constexpr int SLABS = D / 64;        // 64-column (128-byte) slabs per tile row
@@ -430,10 +449,11 @@ struct Config {
   static constexpr int Q_BYTES = SLABS * Q_SLAB;
   static constexpr int KV_BYTES = SLABS * KV_SLAB;  // one K (or V) stage
   static constexpr int Q_OFF = 0;             // byte offsets from the 1024-aligned base
-  static constexpr int K_OFF = Q_OFF + Q_BYTES;
+  static constexpr int K_OFF = Q_OFF + Q_BUFS * Q_BYTES;
   static constexpr int V_OFF = K_OFF + NSTAGE * KV_BYTES;
   static constexpr int BAR_OFF = V_OFF + NSTAGE * KV_BYTES;
-  static constexpr int NUM_BARS = 2 + 4 * NSTAGE;   // q_full, k_full/empty, v_full/empty, q_empty
+  // q_full, k_full/empty, v_full/empty, q_empty; CHAIN: the second Q buffer's full and empty
+  static constexpr int NUM_BARS = 2 + 4 * NSTAGE + (CHAIN ? 2 : 0);
   // SPLIT only: the unnormalised fp32 partial O [BM][D] (float pairs XOR-swizzled per row) and
   // (m, l) per row, read by the other CTAs of the cluster.
   static constexpr int PO_OFF = ((BAR_OFF + 8 * NUM_BARS + 15) / 16) * 16;
@@ -451,7 +471,14 @@ struct Config {
   // FLUSH only: the copy of O, each consumer thread's OA/2 floats as float4s, stored [warpgroup]
   // [float4 index][thread] (conflict-free in shared memory, coalesced in global), only ever
   // touched by the thread that owns it.
-  static constexpr int FL_OFF = ((SK_OFF + SK_BYTES + 15) / 16) * 16;
+  // CHAIN only: O's staging buffer, laid out as the Q tile (each warpgroup its own 64 rows).
+  static constexpr int O_OFF = ((SK_OFF + SK_BYTES + 1023) / 1024) * 1024;
+  static constexpr int O_BYTES = CHAIN ? Q_BYTES : 0;
+  // CHAIN only: each consumer thread's (m, l) of the item whose O is still to be stored, parked
+  // here while the next item's first softmax runs (in registers they spilled).
+  static constexpr int ML_PARK_OFF = O_OFF + O_BYTES;
+  static constexpr int ML_PARK_BYTES = CHAIN ? CWG * 128 * 16 : 0;
+  static constexpr int FL_OFF = ((ML_PARK_OFF + ML_PARK_BYTES + 15) / 16) * 16;
   static constexpr int FL_F4 = OA / 8;  // float4s per thread
   static constexpr int FL_BYTES = FL_ == 1 ? CWG * 128 * FL_F4 * 16 : 0;
   // L_TENSOR: 16 key rows of fp16 ones, two 1024-byte swizzle atoms, the [V | ones] operand's
@@ -479,6 +506,7 @@ struct Config {
   static_assert(MINB * (SMEM_BYTES + 1024) <= 228 * 1024, "shared memory: MINB CTAs do not fit on one SM");
   static_assert(SMEM_BYTES <= 227 * 1024,
                 "tile configuration exceeds 227 KB of shared memory: lower BLOCK_N, STAGES or CONSUMER_WG");
+  static_assert(!CHAIN || (!LSUM && !PP && !FLUSH), "chained items: no tensor-core row sums, ping-pong or flush");
   static_assert(REGS_NEEDED <= (PERSISTENT ? CONSUMER_REGS_PERS : CONSUMER_REGS),
                 "too few registers per consumer thread for the S, O (and with OVERLAP, P) fragments "
                 "(BLOCK_N/2 + D/2 [+ BLOCK_N/4] + 32 > setmaxnreg budget): lower BLOCK_N or CONSUMER_WG, or OVERLAP=0");
@@ -487,7 +515,10 @@ struct Config {
 template <typename T, int D> struct ConfigFor;
 template <typename T> struct ConfigFor<T, 64> {
   using type = Config<T, 64, CONSUMER_WG_D64, BLOCK_N_D64, STAGES_D64, PINGPONG_D64, false, MINB_D64, 1,
-                      OVERLAP_D64 != 0>;
+                      OVERLAP_D64 != 0, PERSIST != 0 && PERSIST_D64 != 0>;
+  // Rows of more than PERSIST_MAX_KEYS keys (with PERSIST_D64): one CTA per item.
+  using one_per_item = Config<T, 64, CONSUMER_WG_D64, BLOCK_N_D64, STAGES_D64, PINGPONG_D64, false, MINB_D64, 1,
+                              OVERLAP_D64 != 0, false>;
   // Rows of more than FLUSH_KEYS keys: the same tile with O flushed into an fp32 copy.
   using long_rows = Config<T, 64, CONSUMER_WG_D64, BLOCK_N_D64, STAGES_D64, PINGPONG_D64, false, MINB_D64, 1,
                            OVERLAP_D64 != 0, false, false, 1>;
@@ -1627,6 +1658,20 @@ __device__ __forceinline__ void wait_pv_and_rescale(float (&o)[C::OA / 2], const
   pin(o);
 }
 
+// CHAIN's item boundary: the P·V wait, O left as it is (it belongs to the previous item), behind
+// the same guard but on the row sums l, so that ptxas keeps every exponential of the softmax above
+// the wait (on alpha alone it put 64 of the 66 below it, serialised behind P·V).
+template <class C>
+__device__ __forceinline__ void wait_pv_after_softmax(float (&o)[C::OA / 2], const float (&l)[2], uint32_t zero) {
+  const bool take = ((__float_as_uint(l[0]) | __float_as_uint(l[1])) & zero) == 0u;
+  if (__any_sync(0xffffffffu, take)) {
+    wgmma_wait<0>();
+    pin(o);
+  }
+  wgmma_wait<0>();
+  pin(o);
+}
+
 template <class C>
 __device__ __forceinline__ void convert_p(const float (&s)[C::BN / 2], uint32_t (&pf)[C::BN / 4]) {
 #pragma unroll
@@ -1752,6 +1797,77 @@ __device__ __forceinline__ unsigned ld_acquire_gpu(const unsigned* a) {
   return v;
 }
 
+// ---- SK_TAIL: of the two pieces of a cut item, the first to finish (by ticket) leaves its
+// partial (O, m, l) in the workspace and stores nothing (returns false); the second folds it into
+// its own (returns true) and runs the epilogue. Only a warpgroup that took the second ticket
+// waits, and then on a piece that has already taken the first: it is running, and waits for
+// nothing. The fold is symmetric in the two pieces (products rounded, then one add: no FMA), so
+// the bits do not depend on which finished first. `cut` counts per cut and consumer warpgroup. ----
+template <class C>
+__device__ __forceinline__ bool sk_hand_over(const KParams& p, unsigned cut, float (&o)[C::OA / 2], float (&m)[2],
+                                             float (&lt)[2], volatile unsigned* ticket, int rg, bool leader) {
+  const int tl = int(threadIdx.x) % 128;
+  float4* const part = p.sk_part + size_t(cut) * (C::D / 8 + 1) * 128;
+  unsigned* const flag = p.sk_flag + 2 * cut;  // [0]: tickets taken, [1]: partial ready
+  if (leader) *ticket = atomicAdd(flag, 1u);
+  warpgroup_bar(1 + rg);
+  if (*ticket == 0u) {
+#pragma unroll
+    for (int i = 0; i < C::D / 8; ++i)
+      __stcg(part + i * 128 + tl, make_float4(o[4 * i], o[4 * i + 1], o[4 * i + 2], o[4 * i + 3]));
+    __stcg(part + (C::D / 8) * 128 + tl, make_float4(m[0], m[1], lt[0], lt[1]));
+    __threadfence();
+    warpgroup_bar(1 + rg);  // every thread's partial is out before the flag goes up
+    if (leader) st_release_gpu(flag + 1, 1u);
+    return false;
+  }
+  if (leader) {
+    SpinGuard guard;
+    while (ld_acquire_gpu(flag + 1) == 0u) guard.poll();
+  }
+  warpgroup_bar(1 + rg);  // the leader's acquire orders every thread's reads below
+#if !ATTN_CONTROL_SK_NO_FOLD
+  fold_partial<C, true>(o, m, lt, __ldcg(part + (C::D / 8) * 128 + tl),
+                        [&](int i) { return __ldcg(part + i * 128 + tl); });
+#endif
+  return true;
+}
+
+// O /= l over this thread's two rows (row0 and row0 + 8), and with `lse` their log-sum-exp
+// (lane t == 0 writes it, rows past S_q skipped).
+template <class C>
+__device__ __forceinline__ void normalise_o(const KParams& p, float (&o)[C::OA / 2], const float (&m)[2],
+                                            const float (&lt)[2], int64_t bh, int row0, int t, bool lse) {
+#pragma unroll
+  for (int hh = 0; hh < 2; ++hh) {
+    const float inv_l = 1.f / lt[hh];  // >= 1: the row max itself contributes exp2(0)
+#pragma unroll
+    for (int i = 0; i < C::D / 8; ++i) {
+      o[4 * i + 2 * hh] *= inv_l;
+      o[4 * i + 2 * hh + 1] *= inv_l;
+    }
+    const int row = row0 + 8 * hh;
+    if (p.lse != nullptr && t == 0 && row < p.S_q && lse)
+      p.lse[bh * p.S_q + row] = (m[hh] + log2f(lt[hh])) * kLn2;
+  }
+}
+
+// This thread's O fragment into shared memory in the O tensor map's layout: 128-byte rows with
+// 16-byte chunks XOR-swizzled by row, one block of `slab` bytes per 64 columns; r is the thread's
+// first row in the block (the second is r + 8, whose swizzle is the same: g = r % 8).
+template <class C, class T>
+__device__ __forceinline__ void stage_o(unsigned char* smem, const float (&o)[C::OA / 2], int base, int slab, int r,
+                                        int g, int t) {
+#pragma unroll
+  for (int hh = 0; hh < 2; ++hh) {
+#pragma unroll
+    for (int i = 0; i < C::D / 8; ++i) {
+      const uint32_t off = uint32_t(base + (i / 8) * slab + (r + 8 * hh) * 128 + (((i % 8) ^ g) << 4) + 4 * t);
+      *reinterpret_cast<uint32_t*>(smem + off) = pack2<T>(o[4 * i + 2 * hh], o[4 * i + 2 * hh + 1]);
+    }
+  }
+}
+
 template <class C, bool CAUSAL>
 __global__ void __launch_bounds__(C::THREADS, C::MINB)
 attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
@@ -1871,6 +1987,10 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
   // Persistent: every consumer warpgroup's last Q·Kᵀ of the item has retired (the Q tile may be
   // reloaded, and the last tile's K stage may take O).
   const uint32_t q_empty = bar + 8u * uint32_t(1 + 4 * ST);
+  // CHAIN: item k's Q is in buffer k & 1, with its own full and empty barriers.
+  constexpr bool CH = C::CHAIN && !CAUSAL;
+  auto qf = [&](unsigned k) { return CH && (k & 1u) ? bar + 8u * uint32_t(2 + 4 * ST) : q_full; };
+  auto qe = [&](unsigned k) { return CH && (k & 1u) ? bar + 8u * uint32_t(3 + 4 * ST) : q_empty; };
 
   if (tid == 0) {
     mbar_init(q_full, 1);
@@ -1881,6 +2001,10 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       mbar_init(v_empty(s), C::RELEASERS);
     }
     if (PERS) mbar_init(q_empty, C::CWG);
+    if (CH) {
+      mbar_init(qf(1), 1);
+      mbar_init(qe(1), C::CWG);
+    }
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
   }
   if constexpr (C::LSUM) {
@@ -1964,14 +2088,18 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
         // stage is free, then its Q once every consumer warpgroup's last Q·Kᵀ of the previous
         // item has retired (the consumers are still in that item's last softmax, P·V and
         // epilogue: the load hides behind them).
-        const int pre = PERS && k > 0 ? min(1, n_tiles) : 0;
+        // CHAIN: Q's two buffers take turns, and this item's buffer is free once every consumer
+        // warpgroup's last Q·Kᵀ of item k - 2 has retired (long since: the previous item's loads
+        // are all out by now).
+        const int pre = PERS && !CH && k > 0 ? min(1, n_tiles) : 0;
 #pragma unroll 1
         for (int i = 0; i < pre; ++i) load_kv(i);
-        if (PERS && k > 0) mbar_wait(q_empty, (k - 1) & 1u);
-        mbar_arrive_expect_tx(q_full, C::Q_BYTES);
+        if (PERS && !CH && k > 0) mbar_wait(q_empty, (k - 1) & 1u);
+        if (CH && k > 1) mbar_wait(qe(k), ((k - 2) >> 1) & 1u);
+        const uint32_t q_dst = sb + C::Q_OFF + (k & 1u) * C::Q_BYTES * (CH ? 1u : 0u);
+        mbar_arrive_expect_tx(qf(k), C::Q_BYTES);
 #pragma unroll
-        for (int sl = 0; sl < C::SLABS; ++sl)
-          tma_load_4d(sb + C::Q_OFF + sl * C::Q_SLAB, &tm_q, q_full, 64 * sl, m0, h, b);
+        for (int sl = 0; sl < C::SLABS; ++sl) tma_load_4d(q_dst + sl * C::Q_SLAB, &tm_q, qf(k), 64 * sl, m0, h, b);
 #pragma unroll 1
         for (int i = pre; i < n_tiles; ++i) load_kv(i);
         ring += uint32_t(n_tiles);
@@ -2024,6 +2152,200 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
         pend = -1;
       }
     };
+    if constexpr (CH) {
+      // ---- CHAIN (PERSIST_D64): this warpgroup's items run as one chain of steps. Where an item
+      // follows another, its first Q·Kᵀ is issued beside the previous item's last P·V, its first
+      // softmax runs under that P·V, and the previous item's O is normalised and stored where a
+      // step would rescale; so no warpgroup fills or drains an item with the tensor cores idle.
+      // Non-causal, so a warpgroup computes every key tile of an item or (rows past S_q) none. --
+      float o[C::OA / 2];
+      float s[C::BN / 2];
+      uint32_t pf[C::BN / 4];
+      float m[2], l[2], alpha[2];
+#pragma unroll
+      for (int i = 0; i < C::OA / 2; ++i) o[i] = 0.f;
+      const float scale_log2 = p.scale_log2;
+      const int n_full = p.S_k / C::BN;  // tiles j < n_full need no mask
+      auto k_desc = [&](int st) { return smem_desc(sb + C::K_OFF + st * C::KV_BYTES, 16, 1024); };
+      auto v_desc = [&](int st) { return smem_desc(sb + C::V_OFF + st * C::KV_BYTES, C::KV_SLAB, 1024); };
+      auto stg = [&](int i) { return int((ring + uint32_t(i)) % ST); };
+      auto phs = [&](int i) { return ((ring + uint32_t(i)) / ST) & 1u; };
+      // The pending item, whose last P·V is not yet issued (its P is in pf): 0 if none, else
+      // 1 + (its index << 5 | the phase << 4 | the stage of its last V), one register.
+      static_assert(ST <= 16, "the pending item's stage takes 4 bits");
+      uint32_t pend = 0;
+      auto pend_k = [&]() { return (pend - 1u) >> 5; };
+      auto pend_sv = [&]() { return int((pend - 1u) & 15u); };
+      auto pend_ph = [&]() { return ((pend - 1u) >> 4) & 1u; };
+      float4* const ml_park = reinterpret_cast<float4*>(smem + C::ML_PARK_OFF) + (tid - C::CONS0);
+      // O of item kk (m, l its softmax state) -> normalised, LSE, O's buffer -> TMA store; SK_TAIL's
+      // fold first where the item is a piece. Then O restarts from zero.
+      auto finish = [&](unsigned kk, const float (&mo)[2], const float (&lo)[2]) {
+        const Item e = unit(kk);  // (decoded again: item0 kept live costs registers)
+        // The lane's coordinates from %tid.x read again here (a volatile read: ptxas had spilled
+        // them across the item rather than recompute them).
+        uint32_t ftid;
+        asm volatile("mov.u32 %0, %%tid.x;\n" : "=r"(ftid));
+        const int warp_in_wg = int(ftid / 32) % 4, g = int(ftid % 32) / 4, t = int(ftid % 4);
+        const int row0 = e.m0 + 64 * rg + 16 * warp_in_wg + g;
+        float me[2] = {mo[0], mo[1]}, lt[2] = {lo[0], lo[1]};
+        bool store_o = true;
+        if (e.cut >= 0)
+          store_o = sk_hand_over<C>(p, unsigned(e.cut) * C::CWG + unsigned(rg), o, me, lt,
+                                    reinterpret_cast<volatile unsigned*>(smem + C::SK_OFF) + rg, rg, leader);
+        normalise_o<C>(p, o, me, lt, int64_t(e.bh), row0, t, store_o);
+        // This warpgroup's rows of O's buffer: its previous store must have read them.
+        if (leader) tma_store_drain();
+        warpgroup_bar(1 + rg);
+        if (store_o) stage_o<C, T>(smem, o, C::O_OFF, C::Q_SLAB, 64 * rg + 16 * warp_in_wg + g, g, t);
+        fence_proxy_async();
+        warpgroup_bar(1 + rg);
+        if (leader && e.m0 + 64 * rg < p.S_q && store_o) {
+#pragma unroll
+          for (int sl = 0; sl < C::SLABS; ++sl)
+            tma_store_4d(&tm_o, sb + C::O_OFF + sl * C::Q_SLAB + 64 * rg * 128, 64 * sl, e.m0 + 64 * rg, e.h, e.b);
+          tma_store_commit();
+        }
+#pragma unroll
+        for (int i = 0; i < C::OA / 2; ++i) o[i] = 0.f;
+      };
+      auto row_sums = [&](float (&lo)[2]) {
+#pragma unroll
+        for (int hh = 0; hh < 2; ++hh) {
+          float x = l[hh];
+          x += __shfl_xor_sync(0xffffffffu, x, 1);
+          x += __shfl_xor_sync(0xffffffffu, x, 2);
+          lo[hh] = x;
+        }
+      };
+      // The pending item's last P·V alone, then its O (before an item this warpgroup skips, and
+      // after the last).
+      auto drain = [&]() {
+        mbar_wait(v_full(pend_sv()), pend_ph());
+        pin(o);
+        pin(pf);
+        wgmma_fence();
+        issue_pv<C>(o, pf, v_desc(pend_sv()));
+        wgmma_commit();
+        wgmma_wait<0>();
+        pin(o);
+        pin(pf);
+        if (leader) mbar_arrive(v_empty(pend_sv()));
+        float lo[2];
+        row_sums(lo);
+        finish(pend_k(), m, lo);
+        pend = 0;
+      };
+#pragma unroll 1
+      for (unsigned k = 0; k < n_mine; ++k) {
+        const Item it = unit(k);
+        const int m0 = it.m0, j0 = it.j0, n_tiles = it.n_tiles;
+        const int row0 = m0 + 64 * rg + 16 * warp_in_wg + g;
+        // Every warpgroup computes every key tile of every item, its rows past S_q too (Q's TMA
+        // box zero-fills them; nothing of them is stored): a branch around an item some warpgroup
+        // skips (draining its pending item there) cost ptxas's uniform datapath in the step loop,
+        // every wgmma descriptor then an R2UR (623 instructions per step against 557; the kernel
+        // 9% slower than one CTA per item, H100 call 1). The SK tail, which counts every item as
+        // whole, is the better balanced for it.
+        const int n_wg = n_tiles;
+        const uint64_t q_desc = smem_desc(sb + C::Q_OFF + (k & 1u) * C::Q_BYTES + rg * 64 * 128, 16, 1024);
+        mbar_wait(qf(k), (k >> 1) & 1u);
+#if ATTN_STAMPS
+        // CHAIN: points c..h are the times warpgroup 0's first thread has the Q of items 0..5
+        // (the producer's a and b as in the other kernels); their differences are item times.
+        if (st_on && k < 6) {
+          if (st_row == nullptr) st_row = stamp_row(st_calls);
+          st_row[2 + k] = stamp_now();
+        }
+#endif
+        {
+          const int s0 = stg(0);
+          mbar_wait(k_full(s0), phs(0));
+          if (pend) {
+            // The boundary: S(0) of this item beside the pending item's last P·V.
+            const int sv_p = pend_sv();
+            mbar_wait(v_full(sv_p), pend_ph());
+            pin(o);
+            pin(pf);
+            wgmma_fence();
+            issue_qk<C>(s, q_desc, k_desc(s0));
+            wgmma_commit();
+            issue_pv<C>(o, pf, v_desc(sv_p));
+            wgmma_commit();
+            wgmma_wait<1>();
+            pin(s);
+            if (leader) {
+              mbar_arrive(k_empty(s0));
+              if (n_wg == 1) mbar_arrive(qe(k));
+            }
+            {
+              float lo[2];
+              row_sums(lo);
+              *ml_park = make_float4(m[0], m[1], lo[0], lo[1]);  // read back by this thread only
+            }
+            m[0] = m[1] = -INFINITY;
+            l[0] = l[1] = 0.f;
+            if (j0 >= n_full) apply_mask<C, false>(s, row0, j0 * C::BN, p.S_k, t);
+            softmax_tile<C>(s, m, l, alpha, scale_log2);
+            wait_pv_after_softmax<C>(o, l, p.zero);
+            pin(pf);
+            if (leader) mbar_arrive(v_empty(pend_sv()));
+            convert_p<C>(s, pf);
+            const float4 ml = *ml_park;
+            const float mo[2] = {ml.x, ml.y}, lo[2] = {ml.z, ml.w};
+            finish(pend_k(), mo, lo);
+          } else {
+            wgmma_fence();
+            issue_qk<C>(s, q_desc, k_desc(s0));
+            wgmma_commit();
+            wgmma_wait<0>();
+            pin(s);
+            if (leader) {
+              mbar_arrive(k_empty(s0));
+              if (n_wg == 1) mbar_arrive(qe(k));
+            }
+            m[0] = m[1] = -INFINITY;
+            l[0] = l[1] = 0.f;
+            if (j0 >= n_full) apply_mask<C, false>(s, row0, j0 * C::BN, p.S_k, t);
+            softmax_tile<C>(s, m, l, alpha, scale_log2);
+            convert_p<C>(s, pf);
+          }
+        }
+#pragma unroll 1
+        for (int u = 1; u < n_wg; ++u) {
+          const int j = j0 + u;
+          const int sk = stg(u), sv = stg(u - 1);
+          // The overlapped loop's step (written out there again: as one helper both call, its
+          // codegen moved in the d=128 persistent kernel, 597 of 3384 opcodes, NOTES.md).
+          mbar_wait(k_full(sk), phs(u));
+          mbar_wait(v_full(sv), phs(u - 1));
+          pin(o);
+          pin(pf);
+          wgmma_fence();
+          issue_qk<C>(s, q_desc, k_desc(sk));
+          wgmma_commit();
+          issue_pv<C>(o, pf, v_desc(sv));
+          wgmma_commit();
+          wgmma_wait<1>();
+          pin(s);
+          if (leader) {
+            mbar_arrive(k_empty(sk));
+            if (u == n_wg - 1) mbar_arrive(qe(k));  // the item's last read of its Q buffer
+          }
+          if (j >= n_full) apply_mask<C, false>(s, row0, j * C::BN, p.S_k, t);
+          softmax_tile<C>(s, m, l, alpha, scale_log2);
+          wait_pv_and_rescale<C>(o, alpha, p.zero);
+          pin(pf);
+          if (leader) mbar_arrive(v_empty(sv));
+          convert_p<C>(s, pf);
+        }
+        pend = 1u + (k << 5 | phs(n_wg - 1) << 4 | uint32_t(stg(n_wg - 1)));
+        ring += uint32_t(n_tiles);
+      }
+      if (pend) drain();
+      pdl_launch_dependents();
+      if (leader) tma_store_drain();  // the last store has read O's buffer before the CTA leaves
+    } else {  // (the loop below keeps its indentation)
 #pragma unroll 1
     for (unsigned k = 0; k < n_mine; ++k) {
     const Item it = PERS && k > 0 ? unit(k) : item0;
@@ -2317,55 +2639,13 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
     ATTN_STAMP(st_row, 5);  // (f)
 
     if constexpr (!C::SPLIT) {
-      // ---- SK_TAIL: of the two pieces of a cut item, the first to finish (by ticket) leaves its
-      // partial (O, m, l) in the workspace and stores nothing; the second folds it into its own
-      // and runs the epilogue below. Only a warpgroup that took the second ticket waits, and
-      // then on a piece that has already taken the first: it is running, and waits for nothing.
-      // The fold is symmetric in the two pieces (products rounded, then one add: no FMA), so
-      // the bits do not depend on which finished first. ----
+      // ---- SK_TAIL's hand-over (sk_hand_over), then the epilogue: O /= l, LSE, O -> shared memory
+      // (swizzled) -> TMA store. ----
       bool store_o = true;
-      if (PERS && it.cut >= 0 && n_wg > 0) {
-        const int tl = tid % 128;
-        const unsigned cut = unsigned(it.cut) * C::CWG + unsigned(rg);
-        float4* const part = p.sk_part + size_t(cut) * (C::D / 8 + 1) * 128;
-        unsigned* const flag = p.sk_flag + 2 * cut;  // [0]: tickets taken, [1]: partial ready
-        volatile unsigned* const ticket = reinterpret_cast<volatile unsigned*>(smem + C::SK_OFF) + rg;
-        if (leader) *ticket = atomicAdd(flag, 1u);
-        warpgroup_bar(1 + rg);
-        if (*ticket == 0u) {
-#pragma unroll
-          for (int i = 0; i < C::D / 8; ++i)
-            __stcg(part + i * 128 + tl, make_float4(o[4 * i], o[4 * i + 1], o[4 * i + 2], o[4 * i + 3]));
-          __stcg(part + (C::D / 8) * 128 + tl, make_float4(m[0], m[1], lt[0], lt[1]));
-          __threadfence();
-          warpgroup_bar(1 + rg);  // every thread's partial is out before the flag goes up
-          if (leader) st_release_gpu(flag + 1, 1u);
-          store_o = false;
-        } else {
-          if (leader) {
-            SpinGuard guard;
-            while (ld_acquire_gpu(flag + 1) == 0u) guard.poll();
-          }
-          warpgroup_bar(1 + rg);  // the leader's acquire orders every thread's reads below
-#if !ATTN_CONTROL_SK_NO_FOLD
-          fold_partial<C, true>(o, m, lt, __ldcg(part + (C::D / 8) * 128 + tl),
-                                [&](int i) { return __ldcg(part + i * 128 + tl); });
-#endif
-        }
-      }
-      // ---- Epilogue: O /= l, LSE, O -> this warpgroup's Q rows (swizzled) -> TMA store. ----
-#pragma unroll
-      for (int hh = 0; hh < 2; ++hh) {
-        const float inv_l = 1.f / lt[hh];  // >= 1: the row max itself contributes exp2(0)
-#pragma unroll
-        for (int i = 0; i < C::D / 8; ++i) {
-          o[4 * i + 2 * hh] *= inv_l;
-          o[4 * i + 2 * hh + 1] *= inv_l;
-        }
-        const int row = row0 + 8 * hh;
-        if (p.lse != nullptr && t == 0 && row < p.S_q && store_o)
-          p.lse[int64_t(bh) * p.S_q + row] = (m[hh] + log2f(lt[hh])) * kLn2;
-      }
+      if (PERS && it.cut >= 0 && n_wg > 0)
+        store_o = sk_hand_over<C>(p, unsigned(it.cut) * C::CWG + unsigned(rg), o, m, lt,
+                                  reinterpret_cast<volatile unsigned*>(smem + C::SK_OFF) + rg, rg, leader);
+      normalise_o<C>(p, o, m, lt, int64_t(bh), row0, t, store_o);
       // The last wgmma that read this warpgroup's Q rows has retired and no other warpgroup
       // reads them, so they can take O, in the O tensor map's swizzled layout. Persistent: Q
       // already holds the next item's rows (or is about to), so O goes to the last key tile's K
@@ -2377,17 +2657,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
       const int o_slab = PERS ? 8192 : C::Q_SLAB;
       const int o_row0 = PERS ? 0 : 64 * rg;
       if (PERS && n_wg > 0) mbar_wait(q_empty, k & 1u);
-      if ((!PERS || n_wg > 0) && store_o) {
-#pragma unroll
-        for (int hh = 0; hh < 2; ++hh) {
-          const int r = o_row0 + 16 * warp_in_wg + g + 8 * hh;  // row in this warpgroup's block
-#pragma unroll
-          for (int i = 0; i < C::D / 8; ++i) {
-            const uint32_t off = uint32_t(o_base + (i / 8) * o_slab + r * 128 + (((i % 8) ^ g) << 4) + 4 * t);
-            *reinterpret_cast<uint32_t*>(smem + off) = pack2<T>(o[4 * i + 2 * hh], o[4 * i + 2 * hh + 1]);
-          }
-        }
-      }
+      if ((!PERS || n_wg > 0) && store_o) stage_o<C, T>(smem, o, o_base, o_slab, o_row0 + 16 * warp_in_wg + g, g, t);
       fence_proxy_async();      // generic-proxy writes -> visible to the TMA store
       warpgroup_bar(1 + rg);
       if (leader && m0 + 64 * rg < p.S_q && store_o) {
@@ -2462,6 +2732,7 @@ attn_fwd_wgmma_kernel(const KParams p, const __grid_constant__ CUtensorMap tm_q,
     // No fence: the next call reads the counter only after this grid has completed.
     if (tid == st_tid && blockIdx.x == 0) atomicAdd(&g_stamp_calls, 1u);
 #endif
+    }  // not CHAIN
   }
 }
 
@@ -2715,7 +2986,7 @@ cudaError_t dispatch_causal(const AttnParams& p, cudaStream_t stream, EncodeFn e
     return p.causal ? launch<CL, true>(p, stream, enc, 1) : launch<CL, false>(p, stream, enc, 1);
   }
   using C = typename ConfigFor<T, D>::type;
-  if constexpr (D == 128 && C::PERSISTENT) {
+  if constexpr (C::PERSISTENT) {
     if (!p.causal && p.S_k > PERSIST_MAX_KEYS)
       return launch<typename ConfigFor<T, D>::one_per_item, false>(p, stream, enc, 1);
   }

@@ -218,6 +218,8 @@ LIBS = {
     # With the patch, e_stamps stamps the chained kernel's item starts (points c..h: warpgroup 0
     # has item 0..5's Q); e_stamps_pd0 is the one-CTA-per-item kernel's usual chain of points.
     "e_stamps_pd0": (E, ["-DATTN_STAMPS=1", "-DPERSIST_D64=0"]),
+    # thirty-fourth session: the chained kernel's item 1 in detail (dev/runs/thirtyfourth/stamps_chain.patch)
+    "e_stamps_chain": (E, ["-DATTN_STAMPS=1", "-DATTN_STAMPS_CHAIN=1"]),
     # PERS_DEFER's drain after the first tile's softmax (e_late): level with the shipped build
     # (seventeenth session); dev/runs/seventeenth/pers_defer_late.patch.
     # PERS_DEFER=2 (the whole epilogue under the next item's first Q·Kᵀ) stopped at ptxas's C7518:

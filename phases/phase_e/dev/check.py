@@ -220,6 +220,8 @@ LIBS = {
     "e_stamps_pd0": (E, ["-DATTN_STAMPS=1", "-DPERSIST_D64=0"]),
     # thirty-fourth session: the chained kernel's item 1 in detail (dev/runs/thirtyfourth/stamps_chain.patch)
     "e_stamps_chain": (E, ["-DATTN_STAMPS=1", "-DATTN_STAMPS_CHAIN=1"]),
+    # the chained kernel's O stored straight from registers (dev/runs/thirtyfourth/o_stg.patch)
+    "e_ostg": (E, ["-DCHAIN_O_STG=1"]),
     # PERS_DEFER's drain after the first tile's softmax (e_late): level with the shipped build
     # (seventeenth session); dev/runs/seventeenth/pers_defer_late.patch.
     # PERS_DEFER=2 (the whole epilogue under the next item's first Q·Kᵀ) stopped at ptxas's C7518:

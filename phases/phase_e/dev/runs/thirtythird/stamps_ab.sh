@@ -10,12 +10,13 @@
 # e_stamps_pd0: the eighth session's chain of points (entry, Q, first softmax, last P·V, exit)
 # for the first and the later waves.
 # DEADLINE (seconds from the start, default 470): no run starts with less than 40 s left; the
-# logs are tarred after every run, so a call cut off returns what it has.
+# logs are tarred after every run, so a call cut off returns what it has. LIBS: the stamped
+# builds to run at each shape (default e_stamps e_stamps_pd0).
 set -u
 L=/tmp/stamps_logs; mkdir -p "$L"; t0=$SECONDS
 B=phases/phase_e/dev/.build
 for shape in 8,16,2048,64 4,16,4096,64; do
-  for lib in e_stamps e_stamps_pd0; do
+  for lib in ${LIBS:-e_stamps e_stamps_pd0}; do
     left=$((${DEADLINE:-470} - (SECONDS - t0))); [ "$left" -gt 40 ] || { echo "$lib $shape: $left s left, not run"; continue; }
     timeout "$left" python3 phases/phase_e/dev/seed_chain.py --build $B --lib $lib --shape $shape \
       > "$L/${lib}_${shape//,/x}.log" 2>&1
